@@ -1,0 +1,1 @@
+"""Task catalog, inherited workspaces and the kit assembler."""

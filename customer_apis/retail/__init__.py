@@ -1,0 +1,1 @@
+"""customer_apis/retail package."""

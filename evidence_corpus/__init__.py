@@ -1,0 +1,1 @@
+"""The business record per domain: atomic facts as data, renderers to artifacts, provenance."""

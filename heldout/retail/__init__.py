@@ -1,0 +1,1 @@
+"""heldout/retail package."""

@@ -1,0 +1,1 @@
+"""CLI, run records, sandboxes, evaluation runner and reports."""
