@@ -1,0 +1,112 @@
+"""Build task specs (DESIGN §3.6): typed model, loader with one-line errors, catalog listing."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+TASKS_PACKAGE = "build_kits.tasks"
+
+
+class TaskSpecError(ValueError):
+    """A task spec that cannot be used; the message is one line naming the file and the problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Tier(_Strict):
+    """Performance tier: the models the built agent may call and its credit budget per conversation."""
+
+    name: Literal["easy", "medium", "hard"]
+    budget_credits_per_conversation: float = Field(gt=0)
+    models: list[str] = Field(min_length=1)
+
+
+class HeldoutRef(_Strict):
+    """Which held-out scenarios score the task; resolved on the host only."""
+
+    scenarios: Literal["all"] | list[str] = "all"
+
+
+class SandboxLimits(_Strict):
+    """Resource limits of the developer sandbox."""
+
+    time_limit_minutes: int = Field(default=120, gt=0)
+    memory: str = "4g"
+    cpus: float = Field(default=2, gt=0)
+
+
+class Samples(_Strict):
+    """How many sample conversations the developer may request."""
+
+    scenario_quota: int = Field(default=0, ge=0)
+
+
+class TaskSpec(_Strict):
+    """One build task: domain, evidence variant, client facts, defects, workspace, tier, held-out set."""
+
+    id: str = Field(pattern=r"^[a-z]+-\d{2}$")
+    domain: Literal["retail", "airline", "telecom", "banking"]
+    title: str
+    evidence_variant: Literal["core", "hard", "hard_client", "kb"] = "core"
+    fact_sections: list[str] = []
+    client_held_facts: Literal["all"] | list[str] = "all"
+    defect_profile: str = "none"
+    inherited_workspace: str | None = None
+    dev_seed: int = 7
+    tier: Tier
+    heldout: HeldoutRef = HeldoutRef()
+    sandbox: SandboxLimits = SandboxLimits()
+    samples: Samples = Samples()
+    experiment: dict | None = None
+
+
+def _describe(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "<root>"
+    more = f" (+{err.error_count() - 1} more)" if err.error_count() > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+def parse_task_file(path: Path) -> TaskSpec:
+    """Read and validate one task spec file; raise TaskSpecError with a one-line message."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TaskSpecError(f"task spec {path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise TaskSpecError(f"task spec {path}: not valid TOML ({err})") from None
+    try:
+        spec = TaskSpec.model_validate(data)
+    except ValidationError as err:
+        raise TaskSpecError(f"task spec {path}: {_describe(err)}") from None
+    if Path(path).stem != spec.id:
+        raise TaskSpecError(f"task spec {path}: id {spec.id!r} does not match the file name")
+    return spec
+
+
+def _task_dir() -> Path:
+    return Path(str(resources.files(TASKS_PACKAGE)))
+
+
+def list_tasks() -> list[str]:
+    """Ids of every task in the catalog, sorted."""
+    return sorted(p.stem for p in _task_dir().glob("*.toml"))
+
+
+def load_task(task: str) -> TaskSpec:
+    """Load a task by catalog id (e.g. `retail-01`) or by a path to a `.toml` file."""
+    candidate = Path(task)
+    if candidate.suffix == ".toml":
+        return parse_task_file(candidate)
+    path = _task_dir() / f"{task}.toml"
+    if not path.exists():
+        known = ", ".join(list_tasks()) or "none"
+        raise TaskSpecError(f"unknown task {task!r} (known: {known})")
+    return parse_task_file(path)

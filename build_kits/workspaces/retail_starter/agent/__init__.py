@@ -1,0 +1,1 @@
+"""Northwind support bot (inherited, incomplete)."""
