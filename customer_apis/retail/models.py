@@ -1,0 +1,193 @@
+"""Pydantic v2 models of the retail tenant database (docs/domains/retail.md section 1)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from customer_apis.money import round_money
+
+Money = Annotated[float, AfterValidator(round_money)]
+OrderStatus = Literal[
+    "pending",
+    "pending (item modified)",
+    "processed",
+    "delivered",
+    "cancelled",
+    "return requested",
+    "exchange requested",
+]
+CancelReason = Literal["no longer needed", "ordered by mistake"]
+PaymentSource = Literal["credit_card", "paypal", "gift_card"]
+TransactionType = Literal["payment", "refund"]
+TenDigitId = Annotated[str, Field(pattern=r"^\d{10}$")]
+OrderId = Annotated[str, Field(pattern=r"^#W\d{7}$", examples=["#W0000001"])]
+
+
+class _Model(BaseModel):
+    """Base of every DB model: unknown fields are rejected so a mistyped patch fails loudly."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Meta(_Model):
+    """Tenant-wide facts: the fixed business date and the currency."""
+
+    business_date: date
+    currency: str = "USD"
+
+
+class Name(_Model):
+    """A customer's name."""
+
+    first_name: str
+    last_name: str
+
+
+class Address(_Model):
+    """A postal address; every field is a string, `address2` may be empty."""
+
+    address1: str
+    address2: str
+    city: str
+    state: str
+    country: str
+    zip: str
+
+
+class PaymentMethod(_Model):
+    """A stored payment method; only gift cards carry a `balance`."""
+
+    id: str
+    source: PaymentSource
+    brand: str | None = None
+    last_four: str | None = None
+    balance: Money | None = None
+
+
+class User(_Model):
+    """A customer account with its payment methods and the ids of its orders."""
+
+    user_id: str
+    name: Name
+    email: str
+    address: Address
+    payment_methods: dict[str, PaymentMethod]
+    orders: list[str] = Field(default_factory=list)
+
+
+class Variant(_Model):
+    """One purchasable option combination of a product."""
+
+    item_id: TenDigitId
+    options: dict[str, str]
+    available: bool
+    price: Money
+
+
+class Product(_Model):
+    """A product type (e.g. "T-Shirt") and its variants by item id."""
+
+    product_id: TenDigitId
+    name: str
+    variants: dict[str, Variant]
+
+
+class OrderItem(_Model):
+    """One line of an order: a variant with the price paid for it."""
+
+    name: str
+    product_id: TenDigitId
+    item_id: TenDigitId
+    price: Money
+    options: dict[str, str]
+
+
+class Fulfillment(_Model):
+    """A shipment: its tracking ids and the items it carries."""
+
+    tracking_id: list[str]
+    item_ids: list[str]
+
+
+class PaymentEntry(_Model):
+    """A money movement on an order: a payment or a refund on one payment method."""
+
+    transaction_type: TransactionType
+    amount: Money
+    payment_method_id: str
+
+
+class Order(_Model):
+    """An order with its items, status, shipments, payments and any pending request."""
+
+    order_id: OrderId
+    user_id: str
+    address: Address
+    items: list[OrderItem]
+    status: OrderStatus
+    placed_on: date
+    delivered_on: date | None = None
+    fulfillments: list[Fulfillment] = Field(default_factory=list)
+    payment_history: list[PaymentEntry] = Field(default_factory=list)
+    cancel_reason: CancelReason | None = None
+    return_items: list[str] | None = None
+    return_payment_method_id: str | None = None
+    exchange_items: list[str] | None = None
+    exchange_new_items: list[str] | None = None
+    exchange_payment_method_id: str | None = None
+
+
+class RetailDB(_Model):
+    """The whole retail tenant database; cross-references are checked on validation."""
+
+    meta: Meta
+    users: dict[str, User]
+    products: dict[str, Product]
+    orders: dict[str, Order]
+
+    @model_validator(mode="after")
+    def _check_references(self) -> RetailDB:
+        """Reject a DB whose keys, owners, order lists or item references disagree."""
+        problems = list(_reference_problems(self))
+        if problems:
+            shown = "; ".join(problems[:10])
+            more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""
+            raise ValueError(f"inconsistent retail DB: {shown}{more}")
+        return self
+
+
+def _reference_problems(db: RetailDB):
+    """Yield one message per broken cross-reference in `db`."""
+    for key, user in db.users.items():
+        if key != user.user_id:
+            yield f"users[{key!r}] has user_id {user.user_id!r}"
+        for method_key, method in user.payment_methods.items():
+            if method_key != method.id:
+                yield f"users[{key!r}].payment_methods[{method_key!r}] has id {method.id!r}"
+        for order_id in user.orders:
+            order = db.orders.get(order_id)
+            if order is None:
+                yield f"users[{key!r}].orders lists unknown order {order_id!r}"
+            elif order.user_id != key:
+                yield f"users[{key!r}].orders lists {order_id!r}, which belongs to {order.user_id!r}"
+    for key, product in db.products.items():
+        if key != product.product_id:
+            yield f"products[{key!r}] has product_id {product.product_id!r}"
+        for item_key, variant in product.variants.items():
+            if item_key != variant.item_id:
+                yield f"products[{key!r}].variants[{item_key!r}] has item_id {variant.item_id!r}"
+    for key, order in db.orders.items():
+        if key != order.order_id:
+            yield f"orders[{key!r}] has order_id {order.order_id!r}"
+        owner = db.users.get(order.user_id)
+        if owner is None:
+            yield f"orders[{key!r}] belongs to unknown user {order.user_id!r}"
+        elif key not in owner.orders:
+            yield f"orders[{key!r}] is missing from users[{order.user_id!r}].orders"
+        for item in order.items:
+            product = db.products.get(item.product_id)
+            if product is None or item.item_id not in product.variants:
+                yield f"orders[{key!r}] has item {item.item_id!r} that is not a variant of {item.product_id!r}"

@@ -1,0 +1,79 @@
+"""Request and result shapes of the retail operations (the DB shapes are in `models`)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from customer_apis.retail.models import CancelReason, OrderStatus
+
+
+class _Request(BaseModel):
+    """Base of request bodies: unknown fields are an error, so a misspelt field never passes silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CancelOrderRequest(_Request):
+    """Cancel a pending order."""
+
+    reason: CancelReason = Field(description="Why the customer cancels.")
+
+
+class ModifyItemsRequest(_Request):
+    """Swap items of a pending order for other variants of the same products, in one call."""
+
+    item_ids: list[str] = Field(description="Item ids in the order to replace (repeat an id to replace several).")
+    new_item_ids: list[str] = Field(description="Replacement item ids, position by position.")
+    payment_method_id: str = Field(description="Method charged or refunded the price difference.")
+
+
+class PaymentMethodRequest(_Request):
+    """Pay a pending order with another payment method of the customer."""
+
+    payment_method_id: str
+
+
+class ReturnItemsRequest(_Request):
+    """Request the return of delivered items."""
+
+    item_ids: list[str] = Field(description="Item ids in the order to return.")
+    payment_method_id: str = Field(description="Refund destination: the original method or a gift card.")
+
+
+class ExchangeItemsRequest(_Request):
+    """Request the exchange of delivered items for other variants of the same products."""
+
+    item_ids: list[str] = Field(description="Item ids in the order to exchange.")
+    new_item_ids: list[str] = Field(description="Replacement item ids, position by position.")
+    payment_method_id: str = Field(description="Method charged or refunded the price difference.")
+
+
+class TransferRequest(_Request):
+    """Hand the conversation over to a human agent."""
+
+    summary: str = Field(description="What the customer needs and what was done so far.")
+
+
+class UserIdResult(BaseModel):
+    """The id of the user a lookup found."""
+
+    user_id: str
+
+
+class OrderSummary(BaseModel):
+    """One line of a user's order list."""
+
+    order_id: str
+    status: OrderStatus
+    placed_on: date
+    total: float = Field(description="Sum of the item prices, in the store currency.")
+
+
+class TransferResult(BaseModel):
+    """Acknowledgement of a hand-off to a human agent."""
+
+    transfer_id: str
+    status: Literal["queued"]
