@@ -1,0 +1,1 @@
+"""Artifact templates of the retail business record (data only)."""

@@ -1,0 +1,116 @@
+"""Recoverability (DESIGN invariant 6) and client-fact leak checks (invariant 4) of a built corpus."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from evidence_corpus.corpus import CorpusManifest
+from evidence_corpus.facts import Fact, evidence_terms, load_fact_book
+from evidence_corpus.render import extract_text
+from evidence_corpus.text import SearchableText, content_words, sentences
+from evidence_corpus.variants import load_variant
+
+NEAR_COPY = 0.75  # share of a client fact's content words that one artifact sentence may not contain
+
+
+class FactRecovery(BaseModel):
+    """Where one fact can be recovered: artifact paths, or 'client' for facts only the client holds."""
+
+    status: Literal["ok", "missing", "client", "out_of_variant"]
+    artifacts: list[str] = []
+    missing_terms: dict[str, list[str]] = {}
+
+
+class Leak(BaseModel):
+    """A client-held fact whose statement, distinctive value or near copy shows up in an artifact."""
+
+    fact_id: str
+    path: str
+    evidence: str
+
+
+class RecoverabilityReport(BaseModel):
+    """Verification of one built corpus: fact id → recovery, client-fact leaks, integrity problems."""
+
+    domain: str
+    variant: str
+    facts: dict[str, FactRecovery]
+    leaks: list[Leak] = []
+    integrity: list[str] = []
+
+    @property
+    def ok(self) -> bool:
+        """Every fact recoverable or client-held, no leak, every artifact intact."""
+        bad = [r for r in self.facts.values() if r.status == "missing"]
+        return not bad and not self.leaks and not self.integrity
+
+    def problems(self) -> list[str]:
+        """One line per problem, for error messages."""
+        lines = [f"{i}: not recoverable {r.missing_terms or 'no artifact carries it'}"
+                 for i, r in self.facts.items() if r.status == "missing"]
+        lines += [f"{k.fact_id}: leaked into {k.path} ({k.evidence})" for k in self.leaks]
+        return lines + self.integrity
+
+
+def read_artifact_texts(out_dir: Path, manifest: CorpusManifest) -> tuple[dict[str, str], list[str]]:
+    """Extracted text of every artifact of a manifest, and the integrity problems met on the way."""
+    texts, problems = {}, []
+    for record in manifest.artifacts:
+        path = Path(out_dir) / record.path
+        if not path.is_file():
+            problems.append(f"{record.path}: missing on disk")
+            continue
+        content = path.read_bytes()
+        if hashlib.sha256(content).hexdigest() != record.sha256:
+            problems.append(f"{record.path}: sha256 differs from the manifest")
+        texts[record.path] = extract_text(record.modality, content)
+    return texts, problems
+
+
+def recover_fact(fact: Fact, claims: dict[str, SearchableText]) -> FactRecovery:
+    """Check every distinctive term of a public fact in every artifact that claims to carry it."""
+    missing = {path: [str(t) for t in evidence_terms(fact) if not text.contains(t)]
+               for path, text in claims.items()}
+    missing = {path: terms for path, terms in missing.items() if terms}
+    status = "ok" if claims and not missing else "missing"
+    return FactRecovery(status=status, artifacts=sorted(claims), missing_terms=missing)
+
+
+def find_leaks(facts: list[Fact], texts: dict[str, str]) -> list[Leak]:
+    """Client-held facts present in any artifact: statement, any distinctive value, or a near-copy sentence."""
+    leaks = []
+    prepared = {path: SearchableText.of(text) for path, text in texts.items()}
+    for fact in (f for f in facts if f.client_held):
+        own = content_words(fact.statement)
+        for path, text in prepared.items():
+            for term in [fact.statement, *evidence_terms(fact)]:
+                if text.contains(term):
+                    leaks.append(Leak(fact_id=fact.id, path=path, evidence=f"contains {term!r}"))
+            for sentence in sentences(texts[path]):
+                if own and len(own & content_words(sentence)) / len(own) >= NEAR_COPY:
+                    leaks.append(Leak(fact_id=fact.id, path=path, evidence=f"near copy: {sentence[:80]!r}"))
+    return leaks
+
+
+def verify_corpus(out_dir: Path, manifest: CorpusManifest) -> RecoverabilityReport:
+    """Recoverability of every fact of the manifest's domain from the artifacts written under `out_dir`."""
+    book = load_fact_book(manifest.domain)
+    sections = load_variant(manifest.domain, manifest.variant).sections
+    texts, integrity = read_artifact_texts(out_dir, manifest)
+    prepared = {path: SearchableText.of(text) for path, text in texts.items()}
+    results: dict[str, FactRecovery] = {}
+    for fact in book.facts:
+        claims = {r.path: prepared[r.path] for r in manifest.artifacts
+                  if fact.id in r.fact_ids and r.path in prepared}
+        if fact.client_held:
+            results[fact.id] = FactRecovery(status="client")
+        elif sections is not None and fact.section not in sections and not claims:
+            results[fact.id] = FactRecovery(status="out_of_variant")
+        else:
+            results[fact.id] = recover_fact(fact, claims)
+    return RecoverabilityReport(domain=manifest.domain, variant=manifest.variant, facts=results,
+                                leaks=find_leaks(book.facts, texts), integrity=integrity)
