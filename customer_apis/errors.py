@@ -10,11 +10,12 @@ INVALID_REQUEST = "invalid_request"
 class ApiError(Exception):
     """A client-visible failure with its HTTP status, a stable machine code and a human message."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers or {}
 
     def to_body(self) -> dict:
         """The JSON error body every API error uses."""

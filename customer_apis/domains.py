@@ -1,0 +1,61 @@
+"""Domain registry: what the tenancy and the servers need to know about each domain, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from customer_apis.retail import routes as retail_routes
+from customer_apis.retail import seed as retail_seed
+from customer_apis.retail.service import RetailService
+
+
+class UnknownDomainError(LookupError):
+    """Raised for a domain name that is not registered."""
+
+
+@dataclass(frozen=True)
+class DomainSpec:
+    """Everything domain-specific: seed generator, loader, service class, router factory, API metadata."""
+
+    name: str
+    generate_db: Callable[[int], BaseModel]
+    load_db: Callable[[dict], BaseModel]
+    service_class: Callable[[BaseModel], Any]
+    create_router: Callable[[], APIRouter]
+    title: str
+    description: str
+    api_version: str = "1.0.0"
+    openapi_tags: list[dict[str, str]] = field(default_factory=list)
+
+
+RETAIL = DomainSpec(
+    name="retail",
+    generate_db=retail_seed.generate_db,
+    load_db=retail_seed.load_db,
+    service_class=RetailService,
+    create_router=retail_routes.create_router,
+    title="Northwind Outfitters customer API",
+    description=(
+        "Customer, order and product operations of Northwind Outfitters, an online store of apparel, home "
+        "goods and electronics. All paths are relative to your tenant base URL. Bodies and responses are "
+        "JSON; amounts are in the store currency, rounded to cents; dates are ISO `YYYY-MM-DD`. Every error "
+        'is `{"error": {"code": "...", "message": "..."}}` with code `not_found` (404), `invalid_state` (409) '
+        "or `invalid_request` (422)."
+    ),
+    openapi_tags=retail_routes.OPENAPI_TAGS,
+)
+
+DOMAINS: dict[str, DomainSpec] = {spec.name: spec for spec in (RETAIL,)}
+
+
+def get_domain(name: str) -> DomainSpec:
+    """The registered domain called `name`."""
+    try:
+        return DOMAINS[name]
+    except KeyError:
+        raise UnknownDomainError(f"unknown domain {name!r}; known: {', '.join(sorted(DOMAINS))}") from None

@@ -1,0 +1,110 @@
+"""Shared REST plumbing: the JSON error shape and handlers, the tenant-service dependency, the domain app."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from customer_apis.errors import INVALID_REQUEST, NOT_FOUND, ApiError, describe_validation_errors
+
+if TYPE_CHECKING:
+    from customer_apis.domains import DomainSpec
+
+logger = logging.getLogger(__name__)
+
+STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: NOT_FOUND,
+                405: "method_not_allowed", 409: "invalid_state", 422: INVALID_REQUEST}
+STATUS_DESCRIPTIONS = {
+    401: "Missing or wrong bearer token.",
+    404: "Not found: the user, order or product does not exist.",
+    409: "Invalid state: the resource's current state (status, gift-card balance) does not allow this.",
+    422: "Invalid request: a missing or wrongly typed field, a bad value, or an item that does not fit.",
+}
+
+
+class ErrorDetail(BaseModel):
+    """Machine code and human explanation of a failure."""
+
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """The body of every error response."""
+
+    error: ErrorDetail
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` entries documenting the given error statuses with the shared error body."""
+    return {status: {"model": ErrorResponse, "description": STATUS_DESCRIPTIONS[status]} for status in statuses}
+
+
+def error_json(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """A JSON response in the shared error shape."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    """Explain a request validation failure, calling out a body that is not JSON at all."""
+    errors = list(exc.errors())
+    if any(error.get("type") == "json_invalid" for error in errors):
+        return "malformed JSON body"
+    return describe_validation_errors(errors)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make every failure of `app` (service errors, validation, unknown routes, crashes) a JSON error body."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_json(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_json(422, INVALID_REQUEST, _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = STATUS_CODES.get(exc.status_code, "http_error")
+        message = f"no route {request.method} {request.url.path}" if exc.status_code in (404, 405) else str(exc.detail)
+        return error_json(exc.status_code, code, message, getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_json(500, "internal_error", "unexpected server error; nothing was changed")
+
+
+def current_service(request: Request) -> Any:
+    """FastAPI dependency: the service of the tenant this request was dispatched to."""
+    return request.state.tenant.service
+
+
+def create_domain_app(spec: DomainSpec) -> FastAPI:
+    """The tenant-relative REST app of one domain (shared by all its tenants; the tenant comes per request)."""
+    app = FastAPI(
+        title=spec.title,
+        description=spec.description,
+        version=spec.api_version,
+        openapi_url=None,  # the dispatcher serves the contract itself, outside the tenant's request pipeline
+        docs_url=None,
+        redoc_url=None,
+        root_path_in_servers=False,
+        servers=[{
+            "url": "{api_url}",
+            "description": "Your tenant base URL, as given in HYPERTAU_API_URL.",
+            "variables": {"api_url": {"default": "http://localhost:8100/t/YOUR_TOKEN",
+                                      "description": "Base URL of your API tenant (no trailing slash)."}},
+        }],
+        openapi_tags=spec.openapi_tags,
+    )
+    install_error_handlers(app)
+    app.include_router(spec.create_router())
+    return app

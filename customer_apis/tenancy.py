@@ -1,0 +1,157 @@
+"""Multi-tenant isolation: one private DB, service, request log and lock per conversation tenant."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+import threading
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from customer_apis.domains import get_domain
+from customer_apis.hashing import state_hash
+from customer_apis.patching import apply_merge_patch
+from customer_apis.pipeline import Layer, TenantRequest, TenantResponse, build_handler
+
+logger = logging.getLogger(__name__)
+INTERNAL_ERROR = {"error": {"code": "internal_error", "message": "unexpected server error; nothing was changed"}}
+
+
+@dataclass(eq=False)
+class Tenant:
+    """One isolated API instance: reached only through its unguessable token."""
+
+    tenant_id: str
+    token: str
+    domain: str
+    seed: int
+    service: Any
+    defects: Any = None
+    request_log: list[dict[str, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def db(self) -> Any:
+        """The tenant's live database (owned by its service)."""
+        return self.service.db
+
+    @property
+    def base_path(self) -> str:
+        """The path prefix of this tenant on the public server."""
+        return f"/t/{self.token}"
+
+    def state_hash(self) -> str:
+        """sha256 of the canonical JSON of the DB (waits for any request in flight; do not hold `lock`)."""
+        with self.lock:
+            return state_hash(self.db)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The JSON form of the DB (waits for any request in flight; do not hold `lock`)."""
+        with self.lock:
+            return self.db.model_dump(mode="json")
+
+    async def handle(self, request: TenantRequest, app: Any, layers: Sequence[Layer] = ()) -> TenantResponse:
+        """Serve one request through `layers` and the domain `app`, serialised with other requests, and log it."""
+        handler = build_handler(self, app, layers)
+        async with holding(self.lock):
+            started, clock = time.time(), time.perf_counter()
+            try:
+                response = await handler(request)
+            except Exception:
+                logger.exception("tenant %s: unhandled error on %s %s", self.tenant_id, request.method, request.path)
+                response = TenantResponse.from_json(500, INTERNAL_ERROR)
+            self.record(request, response, started, (time.perf_counter() - clock) * 1000)
+        return response
+
+    def record(self, request: TenantRequest, response: TenantResponse, started: float, latency_ms: float) -> dict:
+        """Append one entry to the request log (call while holding `lock`, so entries stay in order)."""
+        entry = {
+            "seq": len(self.request_log) + 1,
+            "ts": started,
+            "method": request.method,
+            "path": request.path,
+            "query": request.query(),
+            "body": request.json(),
+            "status": response.status,
+            "latency_ms": round(latency_ms, 3),
+            "response": response.json(),
+            "defect": response.defect,
+        }
+        self.request_log.append(entry)
+        return entry
+
+
+@asynccontextmanager
+async def holding(lock: threading.Lock, poll_seconds: float = 0.001) -> AsyncIterator[None]:
+    """Hold a thread lock from async code without blocking the event loop (and safe under cancellation)."""
+    while not lock.acquire(blocking=False):
+        await asyncio.sleep(poll_seconds)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+class TenantRegistry:
+    """Thread-safe store of live tenants, addressable by id (admin side) and by token (public side)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_id: dict[str, Tenant] = {}
+        self._by_token: dict[str, Tenant] = {}
+        self._ids = itertools.count(1)
+
+    def create(self, domain: str, seed: int, initial_state_patch: dict | None = None, defects: Any = None) -> Tenant:
+        """A new tenant on a fresh seed DB with the merge patch applied and re-validated.
+
+        Raises UnknownDomainError, TypeError (patch not an object) or pydantic ValidationError (bad patch).
+        """
+        spec = get_domain(domain)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError("seed must be an integer")
+        db = spec.generate_db(seed)
+        if initial_state_patch:
+            if not isinstance(initial_state_patch, dict):
+                raise TypeError("initial_state_patch must be a JSON object")
+            db = spec.load_db(apply_merge_patch(db.model_dump(mode="json"), initial_state_patch))
+        with self._lock:
+            tenant = Tenant(
+                tenant_id=f"{domain}-{next(self._ids):06d}",
+                token=secrets.token_urlsafe(24),
+                domain=domain,
+                seed=seed,
+                service=spec.service_class(db),
+                defects=defects,
+            )
+            self._by_id[tenant.tenant_id] = tenant
+            self._by_token[tenant.token] = tenant
+        return tenant
+
+    def get(self, tenant_id: str) -> Tenant | None:
+        """The tenant with this id, or None."""
+        with self._lock:
+            return self._by_id.get(tenant_id)
+
+    def get_by_token(self, token: str) -> Tenant | None:
+        """The tenant with this token, or None (the comparison is a dict lookup, never a prefix match)."""
+        with self._lock:
+            return self._by_token.get(token)
+
+    def delete(self, tenant_id: str) -> bool:
+        """Forget a tenant; its token stops working at once. False if it did not exist."""
+        with self._lock:
+            tenant = self._by_id.pop(tenant_id, None)
+            if tenant is None:
+                return False
+            self._by_token.pop(tenant.token, None)
+            return True
+
+    def tenants(self) -> list[Tenant]:
+        """All live tenants, oldest first."""
+        with self._lock:
+            return list(self._by_id.values())
