@@ -23,9 +23,22 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _number_value(whole: str, frac: str | None) -> float:
+    return float(whole.replace(",", "") + (frac or ""))
+
+
+def canonical_numbers(text: str) -> str:
+    """Write every number in one form ('$1,000.00' -> '$1000', '6.95' stays) so tokenisers agree."""
+    def canonical(match: re.Match[str]) -> str:
+        value = _number_value(match.group(1), match.group(2))
+        return str(int(value)) if value.is_integer() else str(value)
+
+    return _NUMBER.sub(canonical, text)
+
+
 def numbers_in(text: str) -> set[float]:
     """Every standalone number of a text as a float ('$1,000.00' and '1000' both give 1000.0)."""
-    return {float(whole.replace(",", "") + (frac or "")) for whole, frac in _NUMBER.findall(text)}
+    return {_number_value(whole, frac) for whole, frac in _NUMBER.findall(text)}
 
 
 @dataclass(frozen=True)
@@ -41,7 +54,7 @@ class SearchableText:
         norm = normalize(text)
         return cls(norm, frozenset(numbers_in(norm)))
 
-    def contains(self, term: str | int | float) -> bool:
+    def contains(self, term: str | float) -> bool:
         """A number matches by value, a string as a normalised substring."""
         if isinstance(term, bool):
             return True

@@ -1,0 +1,1 @@
+"""Data of the client simulator: personas, retrieval settings, synonyms (no code)."""
