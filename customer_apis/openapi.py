@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from fastapi import FastAPI
@@ -12,7 +12,7 @@ from customer_apis.domains import get_domain
 from customer_apis.rest import create_domain_app
 
 
-@lru_cache(maxsize=None)
+@cache
 def domain_app(domain: str) -> FastAPI:
     """The one REST app of a domain (built once; every tenant of the domain shares it)."""
     return create_domain_app(get_domain(domain))

@@ -12,7 +12,7 @@ import socket
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 from urllib.parse import quote
 
 import uvicorn
@@ -250,7 +250,7 @@ class ApiServer:
         """Base URL of the admin app."""
         return f"http://{_url_host(self.host)}:{self._admin.port}"
 
-    def start(self) -> ApiServer:
+    def start(self) -> Self:
         """Start both servers (blocks until they accept connections)."""
         self._public.start()
         try:
@@ -265,7 +265,7 @@ class ApiServer:
         self._admin.stop()
         self._public.stop()
 
-    def __enter__(self) -> ApiServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc_info: object) -> None:

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from customer_apis.server import create_admin_app, create_public_app  # noqa: E402
-from customer_apis.tenancy import Tenant, TenantRegistry  # noqa: E402
+from customer_apis.server import create_admin_app, create_public_app
+from customer_apis.tenancy import Tenant, TenantRegistry
 
 ADMIN_TOKEN = "test-admin-token"
 ADMIN_HEADERS = {"Authorization": f"Bearer {ADMIN_TOKEN}"}

@@ -1,6 +1,7 @@
 """Canonical JSON / state hash and RFC 7396 merge patch."""
 
 import copy
+import hashlib
 import json
 
 import pytest
@@ -21,17 +22,13 @@ def test_hash_ignores_key_order():
 def test_canonical_json_keeps_unicode_unescaped():
     assert canonical_json({"name": "Zoë Müller"}) == '{"name":"Zoë Müller"}'
     # hashed as UTF-8 bytes of the unescaped text, not of the \\u escape
-    import hashlib
-
-    assert state_hash("é") == hashlib.sha256('"é"'.encode("utf-8")).hexdigest()
+    assert state_hash("é") == hashlib.sha256('"é"'.encode()).hexdigest()
     assert state_hash("é") != hashlib.sha256(b'"\\u00e9"').hexdigest()
 
 
 def test_hash_is_sha256_of_canonical_json():
-    import hashlib
-
     obj = {"z": "ü", "a": 1.5}
-    expected = hashlib.sha256('{"a":1.5,"z":"ü"}'.encode("utf-8")).hexdigest()
+    expected = hashlib.sha256('{"a":1.5,"z":"ü"}'.encode()).hexdigest()
     assert state_hash(obj) == expected
 
 
@@ -97,3 +94,11 @@ def test_apply_merge_patch_requires_object_target():
     with pytest.raises(TypeError):
         apply_merge_patch(["a"], {"a": 1})
     assert json.loads(canonical_json(apply_merge_patch({}, {}))) == {}
+
+
+def test_money_rounding_never_yields_negative_zero():
+    from customer_apis.money import round_money, sum_money
+
+    assert canonical_json(round_money(-0.001)) == "0.0"
+    assert sum_money([0.1, 0.2]) == 0.3 and canonical_json(sum_money([0.1, 0.2])) == "0.3"
+    assert round_money(1234.5678) == 1234.57
