@@ -20,10 +20,11 @@ class UnknownDomainError(LookupError):
 
 @dataclass(frozen=True)
 class DomainSpec:
-    """Everything domain-specific: seed generator, loader, service class, router factory, API metadata."""
+    """Everything domain-specific: seed generator (model and private JSON form), loader, service, routes, API metadata."""
 
     name: str
     generate_db: Callable[[int], BaseModel]
+    seed_json: Callable[[int], dict]
     load_db: Callable[[dict], BaseModel]
     service_class: Callable[[BaseModel], Any]
     create_router: Callable[[], APIRouter]
@@ -36,6 +37,7 @@ class DomainSpec:
 RETAIL = DomainSpec(
     name="retail",
     generate_db=retail_seed.generate_db,
+    seed_json=retail_seed.seed_json,
     load_db=retail_seed.load_db,
     service_class=RetailService,
     create_router=retail_routes.create_router,

@@ -6,28 +6,24 @@ import copy
 from typing import Any
 
 
-def _merge_into(target: dict, patch: dict) -> None:
-    """Merge `patch` into `target` in place (`target` is already a private copy)."""
+def merge_patch_in_place(target: dict, patch: dict) -> dict:
+    """Merge `patch` into `target`, mutating and returning it (for a target the caller owns; `patch` is copied)."""
     for key, value in patch.items():
         if value is None:
             target.pop(key, None)
         elif isinstance(value, dict):
             current = target.get(key)
-            if not isinstance(current, dict):
-                current = {}
-            _merge_into(current, value)
-            target[key] = current
+            target[key] = merge_patch_in_place(current if isinstance(current, dict) else {}, value)
         else:
             target[key] = copy.deepcopy(value)
+    return target
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
     """Return any JSON value `target` with the RFC 7396 `patch` applied; neither argument is mutated."""
     if not isinstance(patch, dict):
         return copy.deepcopy(patch)
-    result = copy.deepcopy(target) if isinstance(target, dict) else {}
-    _merge_into(result, patch)
-    return result
+    return merge_patch_in_place(copy.deepcopy(target) if isinstance(target, dict) else {}, patch)
 
 
 def apply_merge_patch(target: dict, patch: dict) -> dict:

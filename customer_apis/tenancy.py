@@ -15,7 +15,7 @@ from typing import Any
 
 from customer_apis.domains import get_domain
 from customer_apis.hashing import state_hash
-from customer_apis.patching import apply_merge_patch
+from customer_apis.patching import merge_patch_in_place
 from customer_apis.pipeline import Layer, TenantRequest, TenantResponse, build_handler
 
 logger = logging.getLogger(__name__)
@@ -114,11 +114,12 @@ class TenantRegistry:
         spec = get_domain(domain)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError("seed must be an integer")
-        db = spec.generate_db(seed)
+        if initial_state_patch is not None and not isinstance(initial_state_patch, dict):
+            raise TypeError("initial_state_patch must be a JSON object")
         if initial_state_patch:
-            if not isinstance(initial_state_patch, dict):
-                raise TypeError("initial_state_patch must be a JSON object")
-            db = spec.load_db(apply_merge_patch(db.model_dump(mode="json"), initial_state_patch))
+            db = spec.load_db(merge_patch_in_place(spec.seed_json(seed), initial_state_patch))
+        else:
+            db = spec.generate_db(seed)
         with self._lock:
             tenant = Tenant(
                 tenant_id=f"{domain}-{next(self._ids):06d}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 from datetime import date, timedelta
 from functools import lru_cache
@@ -37,6 +38,17 @@ def load_db(data: dict) -> RetailDB:
 def generate_db(seed: int) -> RetailDB:
     """Return a fresh, private seed database for `seed`; re-validating the cached JSON form is the fastest copy."""
     return load_db(_seed_json(seed))
+
+
+def seed_json(seed: int) -> dict[str, Any]:
+    """A private, mutable JSON form of the seed DB (to merge-patch before validating), cheap to get."""
+    return pickle.loads(_seed_pickle(seed))
+
+
+@lru_cache(maxsize=16)
+def _seed_pickle(seed: int) -> bytes:
+    """The seed JSON form pickled once: unpickling is about three times faster than `copy.deepcopy`."""
+    return pickle.dumps(_seed_json(seed), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 @lru_cache(maxsize=16)

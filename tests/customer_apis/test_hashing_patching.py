@@ -7,7 +7,7 @@ import json
 import pytest
 
 from customer_apis.hashing import canonical_json, state_hash
-from customer_apis.patching import apply_merge_patch, merge_patch
+from customer_apis.patching import apply_merge_patch, merge_patch, merge_patch_in_place
 
 
 def test_canonical_json_sorts_keys_and_drops_whitespace():
@@ -102,3 +102,12 @@ def test_money_rounding_never_yields_negative_zero():
     assert canonical_json(round_money(-0.001)) == "0.0"
     assert sum_money([0.1, 0.2]) == 0.3 and canonical_json(sum_money([0.1, 0.2])) == "0.3"
     assert round_money(1234.5678) == 1234.57
+
+
+def test_merge_patch_in_place_mutates_only_the_target():
+    target = {"a": {"b": 1, "c": 2}, "d": 3}
+    patch = {"a": {"c": None, "e": [1]}, "d": None}
+    assert merge_patch_in_place(target, patch) is target
+    assert target == {"a": {"b": 1, "e": [1]}}
+    target["a"]["e"].append(2)
+    assert patch == {"a": {"c": None, "e": [1]}, "d": None}

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from customer_apis.hashing import canonical_json, state_hash
 from customer_apis.patching import apply_merge_patch
 from customer_apis.retail.models import RetailDB
-from customer_apis.retail.seed import generate_db, load_db
+from customer_apis.retail.seed import generate_db, load_db, seed_json
 
 BUSINESS_DATE = date(2026, 6, 15)
 ALL_STATUSES = {
@@ -100,6 +100,13 @@ def test_copies_are_independent(db):
     first.orders[order_id].items[0].options["color"] = "mutated"
     first.users[first.orders[order_id].user_id].orders.append("#W0000000")
     assert state_hash(second) == state_hash(db) == state_hash(generate_db(7))
+
+
+def test_seed_json_is_a_private_copy_of_the_same_db(db):
+    data = seed_json(7)
+    assert state_hash(load_db(data)) == state_hash(db)
+    data["users"].clear()
+    assert len(seed_json(7)["users"]) == len(db.users) and state_hash(generate_db(7)) == state_hash(db)
 
 
 def test_copy_is_fast():
