@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import secrets
@@ -12,6 +11,8 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+import anyio
 
 from customer_apis.domains import get_domain
 from customer_apis.hashing import state_hash
@@ -90,7 +91,7 @@ class Tenant:
 async def holding(lock: threading.Lock, poll_seconds: float = 0.001) -> AsyncIterator[None]:
     """Hold a thread lock from async code without blocking the event loop (and safe under cancellation)."""
     while not lock.acquire(blocking=False):
-        await asyncio.sleep(poll_seconds)
+        await anyio.sleep(poll_seconds)
     try:
         yield
     finally:

@@ -360,8 +360,9 @@ def _price_difference(order: Order, positions: list[int], replacements: list[Var
 
 def _require_gift_card_covers(method: PaymentMethod, amount: float) -> None:
     """409 when a gift card would have to pay a positive amount larger than its balance."""
-    if method.source == "gift_card" and amount > 0 and (method.balance or 0.0) < amount:
-        raise invalid_state(f"gift card {method.id} balance {method.balance:.2f} does not cover {amount:.2f}")
+    balance = method.balance or 0.0
+    if method.source == "gift_card" and amount > 0 and balance < amount:
+        raise invalid_state(f"gift card {method.id} balance {balance:.2f} does not cover {amount:.2f}")
 
 
 def _credit_gift_card(user: User, method_id: str, amount: float) -> None:

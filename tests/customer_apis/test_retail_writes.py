@@ -229,9 +229,10 @@ def test_modify_payment_gift_card_must_cover_total(api):
     db = api.tenant.db
     order = find_order(db, "pending", lambda o, u: single_card_payment(o, u) and methods_of(u, "gift_card"))
     card = methods_of(db.users[order.user_id], "gift_card")[0]
-    card.balance = round(order.payment_history[0].amount - 0.01, 2)
-    api.rejected("PUT", f"/orders/{order.order_id[1:]}/payment", 409, "invalid_state",
-                 json={"payment_method_id": card.id})
+    for balance in (round(order.payment_history[0].amount - 0.01, 2), None):
+        card.balance = balance
+        api.rejected("PUT", f"/orders/{order.order_id[1:]}/payment", 409, "invalid_state",
+                     json={"payment_method_id": card.id})
 
 
 # return -----------------------------------------------------------------------------------------
