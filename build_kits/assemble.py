@@ -1,0 +1,99 @@
+"""Kit assembler (DESIGN §1 step 1): everything a developer gets, and nothing from the held-out side.
+
+Layout of a kit:
+  BRIEF.md, menu.json, evidence/<neutral names>, api/openapi.json, api/dev_seed_summary.json,
+  framework/agent_contract.md, workspace/ (the inherited code; empty when the task has none), KIT_INDEX.json.
+The provenance of the evidence (which file carries which fact) goes to a host-side path, never into the kit.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from customer_apis.openapi import export_openapi
+from evidence_corpus.corpus import build_corpus
+
+from .dev_summary import summarize_dev_seed
+from .menu import build_menu
+from .naming import neutral_names
+from .taskspec import TaskSpec, TaskSpecError
+from .tree import tree_hash, tree_index
+
+
+@dataclass(frozen=True)
+class Kit:
+    """An assembled kit on disk and its content hash."""
+
+    root: Path
+    sha256: str
+    files: int
+
+
+def _material(name: str) -> str:
+    return resources.files("build_kits").joinpath("materials", name).read_text(encoding="utf-8")
+
+
+def _company(domain: str) -> str:
+    data = tomllib.loads(resources.files("build_kits").joinpath("domains.toml").read_text(encoding="utf-8"))
+    return data.get(domain, {}).get("company", domain.title())
+
+
+def workspace_source(name: str) -> Path:
+    """Directory of a named inherited workspace."""
+    path = Path(str(resources.files("build_kits"))) / "workspaces" / name
+    if not path.is_dir():
+        raise TaskSpecError(f"unknown inherited workspace {name!r}")
+    return path
+
+
+def _write_json(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _copy_evidence(spec: TaskSpec, evidence_dir: Path, provenance_path: Path) -> None:
+    """Render the corpus, rename artifacts neutrally into the kit, keep provenance on the host."""
+    with tempfile.TemporaryDirectory(prefix="hypertau-corpus-") as tmp:
+        staging = Path(tmp) / "corpus"
+        manifest = build_corpus(spec.domain, spec.evidence_variant, staging,
+                                manifest_path=Path(tmp) / "manifest.json")
+        artifacts = [Path(a.path) for a in manifest.artifacts]
+        names = neutral_names(artifacts, salt=spec.id)
+        evidence_dir.mkdir(parents=True, exist_ok=True)
+        provenance = []
+        for artifact in manifest.artifacts:
+            neutral = names[Path(artifact.path)]
+            shutil.copyfile(staging / artifact.path, evidence_dir / neutral)
+            provenance.append({**artifact.model_dump(mode="json"), "kit_path": f"evidence/{neutral}"})
+    _write_json(provenance_path, {"task": spec.id, "variant": spec.evidence_variant, "artifacts": provenance})
+
+
+def assemble_kit(spec: TaskSpec, kit_dir: Path, provenance_path: Path) -> Kit:
+    """Write the kit for `spec` into `kit_dir` (which must not exist or be empty)."""
+    kit_dir = Path(kit_dir)
+    if kit_dir.exists() and any(kit_dir.iterdir()):
+        raise FileExistsError(f"kit directory {kit_dir} is not empty")
+    kit_dir.mkdir(parents=True, exist_ok=True)
+    (kit_dir / "BRIEF.md").write_text(_material("brief.md").format(
+        title=spec.title, company=_company(spec.domain), domain=spec.domain, task_id=spec.id), encoding="utf-8")
+    (kit_dir / "framework").mkdir()
+    (kit_dir / "framework" / "agent_contract.md").write_text(_material("agent_contract.md"), encoding="utf-8")
+    _write_json(kit_dir / "menu.json", build_menu(spec))
+    _write_json(kit_dir / "api" / "openapi.json", export_openapi(spec.domain))
+    _write_json(kit_dir / "api" / "dev_seed_summary.json", summarize_dev_seed(spec.domain, spec.dev_seed))
+    _copy_evidence(spec, kit_dir / "evidence", Path(provenance_path))
+    workspace = kit_dir / "workspace"
+    if spec.inherited_workspace:
+        shutil.copytree(workspace_source(spec.inherited_workspace), workspace,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    else:
+        workspace.mkdir()
+    index = tree_index(kit_dir)
+    _write_json(kit_dir / "KIT_INDEX.json", index)
+    return Kit(root=kit_dir, sha256=tree_hash(index), files=len(index))

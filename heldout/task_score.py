@@ -1,0 +1,56 @@
+"""Task score (DESIGN §1 step 6): quality, budget penalty, latency gate, final, pass^k, per scenario."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+
+from .scoring import pass_hat_k
+
+SUCCESS_THRESHOLD = 1.0 - 1e-6  # an episode counts as a success for pass^k when its reward is 1
+
+
+def budget_penalty(mean_credits: dict[str, float], budgets: dict[str, float]) -> float:
+    """Σ over tiers of max(0, mean credits per conversation / budget − 1)."""
+    return sum(max(0.0, mean_credits.get(tier, 0.0) / budget - 1.0) for tier, budget in budgets.items())
+
+
+def latency_gate(turn_latencies: list[float], p50_limit: float | None = None,
+                 p90_limit: float | None = None) -> float:
+    """1 when the p50 / p90 turn latencies are within the task's limits (or none are set), else 0."""
+    if not turn_latencies or (p50_limit is None and p90_limit is None):
+        return 1.0
+    ordered = sorted(turn_latencies)
+    p50 = statistics.median(ordered)
+    p90 = ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    ok = (p50_limit is None or p50 <= p50_limit) and (p90_limit is None or p90 <= p90_limit)
+    return 1.0 if ok else 0.0
+
+
+def score_task(*, task: str, developer: str, episodes: list[dict], trials: int, scenario_ids: list[str],
+               tiers: dict[str, float], latency_limits: dict[str, float] | None = None) -> dict:
+    """Aggregate episode records into the results of one run."""
+    per_scenario: dict[str, list[dict]] = {sid: [] for sid in scenario_ids}
+    for episode in sorted(episodes, key=lambda e: (e["scenario_id"], e["trial"])):
+        per_scenario.setdefault(episode["scenario_id"], []).append(episode)
+    rewards = [e["reward"] for e in episodes]
+    quality = statistics.fmean(rewards) if rewards else 0.0
+    mean_credits = {tier: statistics.fmean([e.get("credits", 0.0) for e in episodes]) if episodes else 0.0
+                    for tier in tiers}
+    penalty = budget_penalty(mean_credits, tiers)
+    latencies = [x for e in episodes for x in e.get("turn_latencies_s", [])]
+    gate = latency_gate(latencies, **(latency_limits or {}))
+    successes = {sid: [e["reward"] >= SUCCESS_THRESHOLD for e in eps] for sid, eps in per_scenario.items() if eps}
+    complete = all(len(eps) == trials for eps in per_scenario.values())
+    return {
+        "task": task, "developer": developer, "trials": trials, "episodes": len(episodes), "complete": complete,
+        "quality": round(quality, 6), "penalty": round(penalty, 6), "latency_gate": gate,
+        "final": round(max(0.0, quality - penalty) * gate, 6),
+        "pass_hat_k": {str(k): round(pass_hat_k(successes, k), 6) for k in range(1, trials + 1)} if successes else {},
+        "credits": {"mean_per_conversation": mean_credits, "budget_per_conversation": tiers},
+        "terminations": dict(sorted(Counter(e["termination"] for e in episodes).items())),
+        "scenarios": {sid: {"rewards": [e["reward"] for e in eps],
+                            "terminations": [e["termination"] for e in eps],
+                            "final_state_hashes": [e["final_state_hash"] for e in eps]}
+                      for sid, eps in per_scenario.items()},
+    }

@@ -1,0 +1,77 @@
+"""`hypertau build`: kit → services → developer → sealed submission, all recorded in the run directory."""
+
+from __future__ import annotations
+
+import logging
+import platform
+import shutil
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+from build_kits.assemble import assemble_kit, workspace_source
+from build_kits.taskspec import TaskSpec
+from client_sim.modes import open_client
+
+from .harnesses import BuildContext, get_harness
+from .records import RunLayout, write_json_atomic
+from .submission import load_submission
+from .trajectory import TrajectoryWriter
+from .workspace import init_workspace, provenance_diff, seal_workspace
+
+log = logging.getLogger(__name__)
+
+
+def versions() -> dict:
+    """Versions that a result depends on."""
+    try:
+        own = metadata.version("hypertau")
+    except metadata.PackageNotFoundError:
+        own = "unknown"
+    return {"hypertau": own, "python": platform.python_version()}
+
+
+def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandbox: str) -> dict:
+    """Build a submission for `spec` with `developer` into `run_dir`; return the run manifest."""
+    harness = get_harness(developer)
+    layout = RunLayout(run_dir)
+    layout.build.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "run_id": layout.root.name, "task": spec.id, "domain": spec.domain, "developer": developer,
+        "harness_version": harness.version, "seed": seed, "sandbox": sandbox, "versions": versions(),
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "build": {"status": "started"},
+    }
+    write_json_atomic(layout.manifest, manifest)
+    kit = assemble_kit(spec, layout.kit, provenance_path=layout.kit_provenance)
+    manifest["kit"] = {"sha256": kit.sha256, "files": kit.files}
+    log.info("kit assembled: %d files", kit.files)
+    with tempfile.TemporaryDirectory(prefix="hypertau-ws-") as tmp:
+        workspace = Path(tmp) / "workspace"
+        source = workspace_source(spec.inherited_workspace) if spec.inherited_workspace else layout.kit / "workspace"
+        baseline = init_workspace(source, workspace)
+        held = None if spec.client_held_facts == "all" else spec.client_held_facts
+        client = open_client(spec.domain, mode="offline", log_path=layout.client_dialogue, held=held)
+        ctx = BuildContext(spec=spec, kit_dir=layout.kit, workspace=workspace, client=client,
+                           trajectory=TrajectoryWriter(layout.trajectory), raw_log=layout.harness_log)
+        started = time.time()
+        harness.develop(ctx)
+        index, digest = seal_workspace(workspace, layout.submission)
+    layout.client_dialogue.touch()
+    layout.gateway_ledger.touch()
+    layout.harness_log.touch()
+    write_json_atomic(layout.provenance, provenance_diff(baseline, index))
+    submission = load_submission(layout.submission)
+    manifest["build"] = {"status": "sealed", "submission_sha256": digest, "agent_command": list(submission.command),
+                         "duration_s": round(time.time() - started, 3)}
+    write_json_atomic(layout.manifest, manifest)
+    return manifest
+
+
+def prepare_run_dir(run_dir: Path, overwrite: bool) -> None:
+    """Refuse to build into an existing run unless asked to overwrite it."""
+    if run_dir.exists() and any(run_dir.iterdir()):
+        if not overwrite:
+            raise FileExistsError(f"run directory {run_dir} exists (use --overwrite or another --out)")
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)

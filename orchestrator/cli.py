@@ -1,0 +1,170 @@
+"""The `hypertau` command line: build, evaluate, run, tasks, compare, report."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.logging import RichHandler
+
+app = typer.Typer(help="Measure whether a coding agent can build a customer-service agent.",
+                  no_args_is_help=True, rich_markup_mode="rich", pretty_exceptions_enable=False,
+                  add_completion=False)
+tasks_app = typer.Typer(help="The build task catalog.", no_args_is_help=True)
+app.add_typer(tasks_app, name="tasks")
+console = Console()
+errors = Console(stderr=True)
+
+
+class SandboxKind(str, Enum):
+    local = "local"
+
+
+Developer = Annotated[str, typer.Option("--developer", "-d", help="Who builds: reference, naive, inherited.")]
+Task = Annotated[str, typer.Option("--task", "-t", help="Task id from `hypertau tasks list`, or a .toml path.")]
+Seed = Annotated[int, typer.Option("--seed", help="Run seed: every random choice derives from it.")]
+Out = Annotated[Optional[Path], typer.Option("--out", help="Run directory (default runs/<run-id>).")]
+Trials = Annotated[int, typer.Option("--trials", "-k", min=1, help="Trials per held-out scenario.")]
+Sandbox = Annotated[SandboxKind, typer.Option("--sandbox", help="Where agents run (local: not isolated).")]
+Workers = Annotated[int, typer.Option("--workers", min=1, help="Conversations run at once.")]
+Only = Annotated[Optional[list[str]], typer.Option("--scenario", help="Evaluate only this scenario id (repeatable).")]
+Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing run directory.")]
+
+
+@app.callback()
+def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Debug logs on stderr.")] = False) -> None:
+    """hypertau: build a support agent with a developer harness, then score it on held-out customers."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="%(message)s",
+                        handlers=[RichHandler(console=errors, show_path=False, show_time=False)])
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+@contextlib.contextmanager
+def _user_errors(run_dir: Path | None = None):
+    """Turn expected failures into one clear line on stderr (exit 2) and Ctrl-C into a resume hint."""
+    from build_kits.taskspec import TaskSpecError
+    from orchestrator.evaluation import RunRecordError
+    from orchestrator.harnesses import HarnessError
+    from orchestrator.sandbox import SandboxError
+    from orchestrator.submission import SubmissionError
+
+    try:
+        yield
+    except (TaskSpecError, SubmissionError, RunRecordError, HarnessError, SandboxError, FileExistsError) as err:
+        errors.print(f"[red]error:[/red] {err}", highlight=False)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        hint = f"; resume with `hypertau evaluate {run_dir}`" if run_dir else ""
+        errors.print(f"[yellow]interrupted[/yellow]: finished episodes are kept{hint}", highlight=False)
+        raise typer.Exit(130) from None
+
+
+def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: SandboxKind,
+              overwrite: bool) -> Path:
+    from build_kits.taskspec import load_task
+    from orchestrator.build import build_run, prepare_run_dir
+    from orchestrator.records import new_run_id
+
+    spec = load_task(task)
+    run_dir = out or Path("runs") / new_run_id(spec.id, developer)
+    prepare_run_dir(run_dir, overwrite)
+    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox.value)
+    errors.print(f"built: {run_dir}", highlight=False)
+    return run_dir
+
+
+def _do_evaluate(run_dir: Path, trials: int, sandbox: SandboxKind, workers: int,
+                 only: list[str] | None = None) -> dict:
+    from orchestrator.evaluation import evaluate_run
+    from orchestrator.records import RunLayout
+    from orchestrator.report import print_results, write_html_report
+
+    results = evaluate_run(run_dir, trials=trials, sandbox=sandbox.value, workers=workers, only_scenarios=only)
+    write_html_report(results, RunLayout(run_dir).report)
+    print_results(results, console)
+    errors.print(f"results: {run_dir / 'results.json'} · report: {run_dir / 'report.html'}", highlight=False)
+    return results
+
+
+@app.command()
+def build(developer: Developer, task: Task, seed: Seed = 0, out: Out = None,
+          sandbox: Sandbox = SandboxKind.local, overwrite: Overwrite = False) -> None:
+    """Assemble the task's kit and let a developer build a submission; seal it into a run directory."""
+    with _user_errors():
+        _do_build(developer, task, seed, out, sandbox, overwrite)
+
+
+@app.command()
+def evaluate(run_dir: Annotated[Path, typer.Argument(help="A run directory made by `hypertau build`.")],
+             trials: Trials = 1, sandbox: Sandbox = SandboxKind.local, workers: Workers = 2,
+             scenario: Only = None) -> None:
+    """Score a built submission on every held-out scenario (resumes an interrupted evaluation)."""
+    with _user_errors(run_dir):
+        _do_evaluate(run_dir, trials, sandbox, workers, scenario)
+
+
+@app.command()
+def run(developer: Developer, task: Task, trials: Trials = 1, seed: Seed = 0, out: Out = None,
+        sandbox: Sandbox = SandboxKind.local, workers: Workers = 2, scenario: Only = None,
+        overwrite: Overwrite = False) -> None:
+    """Build, then evaluate: the whole pipeline in one command."""
+    run_dir = None
+    with _user_errors():
+        run_dir = _do_build(developer, task, seed, out, sandbox, overwrite)
+    with _user_errors(run_dir):
+        _do_evaluate(run_dir, trials, sandbox, workers, scenario)
+
+
+@app.command()
+def compare(run_dirs: Annotated[list[Path], typer.Argument(help="Run directories, e.g. runs/*.")]) -> None:
+    """Leaderboard of evaluated runs, best final score first."""
+    from orchestrator.records import RunLayout, read_json
+    from orchestrator.report import leaderboard
+
+    rows = [read_json(RunLayout(d).results) for d in run_dirs if RunLayout(d).results.is_file()]
+    if not rows:
+        errors.print("[red]error:[/red] no evaluated run among the given directories", highlight=False)
+        raise typer.Exit(2)
+    console.print(leaderboard(rows))
+
+
+@app.command()
+def report(run_dir: Annotated[Path, typer.Argument(help="An evaluated run directory.")]) -> None:
+    """Print the score table of an evaluated run and rewrite its HTML report."""
+    from orchestrator.records import RunLayout, read_json
+    from orchestrator.report import print_results, write_html_report
+
+    layout = RunLayout(run_dir)
+    if not layout.results.is_file():
+        errors.print(f"[red]error:[/red] {run_dir}: no results.json (run `hypertau evaluate` first)")
+        raise typer.Exit(2)
+    results = read_json(layout.results)
+    write_html_report(results, layout.report)
+    print_results(results, console)
+
+
+@tasks_app.command("list")
+def tasks_list() -> None:
+    """List the build tasks with their domain, tier and budget."""
+    from rich.table import Table
+
+    from build_kits.taskspec import list_tasks, load_task
+
+    table = Table(title="hypertau tasks")
+    for column in ("task", "domain", "title", "tier", "budget / conversation", "defects"):
+        table.add_column(column)
+    for task_id in list_tasks():
+        spec = load_task(task_id)
+        table.add_row(spec.id, spec.domain, spec.title, spec.tier.name,
+                      f"{spec.tier.budget_credits_per_conversation:g}", spec.defect_profile)
+    console.print(table)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

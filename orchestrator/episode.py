@@ -1,0 +1,135 @@
+"""One held-out conversation: fresh API tenant, sealed agent process, scripted customer, graded record."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from customer_apis.tenancy import TenantRegistry
+from heldout.evaluator import evaluate_episode
+from heldout.user_sim import ScriptedUser
+
+from .records import write_json_atomic
+from .sandbox import Sandbox, SandboxError
+from .seeds import derive_seed
+from .submission import Submission
+
+
+@dataclass(frozen=True)
+class ConversationLimits:
+    """Turn and wall-clock limits of one conversation."""
+
+    max_turns: int = 30
+    turn_timeout_s: float = 30.0
+    conversation_timeout_s: float = 300.0
+
+
+@dataclass(frozen=True)
+class EpisodeContext:
+    """Everything an episode needs besides its scenario and trial."""
+
+    registry: TenantRegistry
+    public_url: str
+    domain: str
+    eval_seed: int
+    run_seed: int
+    submission: Submission
+    sandbox_factory: Any  # () -> Sandbox
+    episodes_dir: Path
+    limits: ConversationLimits = ConversationLimits()
+    extra_env: dict[str, str] | None = None
+
+
+def episode_id(scenario_id: str, trial: int) -> str:
+    """File-safe id of one (scenario, trial) episode."""
+    return f"{scenario_id}__t{trial}"
+
+
+def episode_path(episodes_dir: Path, scenario_id: str, trial: int) -> Path:
+    """Where an episode's record lives; its existence means the episode is finished."""
+    return episodes_dir / f"{episode_id(scenario_id, trial)}.json"
+
+
+def _converse(session, user: ScriptedUser, limits: ConversationLimits, messages: list[dict]) -> str:
+    """Relay turns until someone ends the conversation; return the termination reason."""
+    started = time.monotonic()
+    user_text = user.opening()
+    for _ in range(limits.max_turns):
+        messages.append({"role": "user", "content": user_text, "ts": time.time()})
+        if not session.send({"type": "user", "content": user_text}):
+            return "agent_crash"
+        remaining = limits.conversation_timeout_s - (time.monotonic() - started)
+        sent_at = time.monotonic()
+        reply = session.receive(timeout=max(0.0, min(limits.turn_timeout_s, remaining)))
+        latency = round(time.monotonic() - sent_at, 4)
+        if reply is None:
+            return "timeout"
+        if reply == "eof":
+            return "agent_crash"
+        kind = reply.get("type")
+        if kind == "transfer":
+            messages.append({"role": "transfer", "content": str(reply.get("summary", "")),
+                             "latency_s": latency, "ts": time.time()})
+            return "transfer"
+        if kind != "assistant" or not isinstance(reply.get("content"), str):
+            messages.append({"role": "invalid", "content": str(reply)[:2000], "ts": time.time()})
+            return "agent_crash"
+        messages.append({"role": "assistant", "content": reply["content"], "latency_s": latency,
+                         "ts": time.time()})
+        if reply.get("end") is True:
+            return "agent_end"
+        turn = user.reply(reply["content"])
+        if turn.stop:
+            messages.append({"role": "user", "content": turn.content, "ts": time.time()})
+            return "user_stop"
+        user_text = turn.content
+    return "max_turns"
+
+
+def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> dict:
+    """Play one scenario trial against the submission, grade it, and write its record atomically."""
+    eid = episode_id(scenario.id, trial)
+    tenant = ctx.registry.create(ctx.domain, seed=ctx.eval_seed,
+                                 initial_state_patch=scenario.initial_state_patch or None)
+    initial_hash = tenant.state_hash()
+    user_seed = derive_seed(ctx.run_seed, "user", trial)
+    user = ScriptedUser(scenario, seed=user_seed)
+    env = {"HYPERTAU_API_URL": f"{ctx.public_url}/t/{tenant.token}", "HYPERTAU_CONVERSATION_ID": eid,
+           **(ctx.extra_env or {})}
+    messages: list[dict] = []
+    started = time.time()
+    error = None
+    stderr_path = ctx.episodes_dir / "logs" / f"{eid}.stderr"
+    sandbox: Sandbox = ctx.sandbox_factory()
+    try:
+        sandbox.copy_in(ctx.submission.root, "/submission")
+        session = sandbox.start_agent(list(ctx.submission.command), cwd="/submission", env=env,
+                                      stderr_path=stderr_path)
+        try:
+            termination = _converse(session, user, ctx.limits, messages)
+        finally:
+            exit_code = session.close()
+    except SandboxError as err:
+        termination, exit_code, error = "agent_crash", None, str(err)
+    finally:
+        sandbox.stop()
+    final_hash = tenant.state_hash()
+    api_calls = list(tenant.request_log)
+    ctx.registry.delete(tenant.tenant_id)
+    agent_messages = [m["content"] for m in messages if m["role"] == "assistant"]
+    breakdown = evaluate_episode(scenario, final_state_hash=final_hash, gold_hash=gold_hash,
+                                 agent_messages=agent_messages, termination=termination)
+    latencies = [m["latency_s"] for m in messages if "latency_s" in m]
+    record = {
+        "episode_id": eid, "scenario_id": scenario.id, "trial": trial, "user_seed": user_seed,
+        "termination": termination, "agent_exit_code": exit_code, "error": error,
+        "reward": breakdown.reward, "reward_breakdown": breakdown.model_dump(mode="json"),
+        "initial_state_hash": initial_hash, "final_state_hash": final_hash, "gold_state_hash": gold_hash,
+        "messages": messages, "api_calls": api_calls, "credits": 0.0,
+        "turn_latencies_s": latencies, "duration_s": round(time.time() - started, 3),
+        "stderr_log": str(stderr_path.relative_to(ctx.episodes_dir)),
+    }
+    write_json_atomic(episode_path(ctx.episodes_dir, scenario.id, trial), record)
+    return record

@@ -1,0 +1,105 @@
+"""`hypertau evaluate`: every held-out scenario × trial as a sealed episode, resumable, then the score."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from pathlib import Path
+
+from build_kits.taskspec import load_task
+from customer_apis.server import ApiServer
+from customer_apis.tenancy import TenantRegistry
+from heldout.scenario import load_domain_config, load_scenarios
+from heldout.evaluator import gold_state_hash
+from heldout.task_score import score_task
+
+from .episode import ConversationLimits, EpisodeContext, episode_path, run_episode
+from .progress import progress_bar
+from .records import RunLayout, read_json, write_json_atomic
+from .sandbox import create_sandbox
+from .submission import load_submission
+
+log = logging.getLogger(__name__)
+
+
+class RunRecordError(ValueError):
+    """A run directory that cannot be evaluated; one-line message."""
+
+
+def _load_manifest(layout: RunLayout) -> dict:
+    if not layout.manifest.is_file():
+        raise RunRecordError(f"{layout.root}: no manifest.json (not a run directory; run `hypertau build` first)")
+    manifest = read_json(layout.manifest)
+    if manifest.get("build", {}).get("status") != "sealed":
+        raise RunRecordError(f"{layout.root}: the build did not finish (status {manifest.get('build')})")
+    return manifest
+
+
+def collect_episodes(layout: RunLayout) -> list[dict]:
+    """Every finished episode record of the run."""
+    return [read_json(p) for p in sorted(layout.episodes.glob("*.json"))]
+
+
+def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers: int = 2,
+                 limits: ConversationLimits = ConversationLimits(), show_progress: bool = True,
+                 only_scenarios: list[str] | None = None) -> dict:
+    """Run the missing episodes of the run, then write and return `results.json`.
+
+    `only_scenarios` restricts the evaluation to some scenario ids (for debugging; recorded in the results).
+    """
+    layout = RunLayout(run_dir)
+    manifest = _load_manifest(layout)
+    spec = load_task(manifest["task"])
+    submission = load_submission(layout.submission)
+    selection = spec.heldout.scenarios
+    scenarios = load_scenarios(spec.domain, None if selection == "all" else list(selection))
+    eval_seed = load_domain_config(spec.domain).eval_seed
+    if only_scenarios:
+        unknown = sorted(set(only_scenarios) - {s.id for s in scenarios})
+        if unknown:
+            raise RunRecordError(f"task {spec.id} has no held-out scenario {unknown[0]!r}")
+        scenarios = [s for s in scenarios if s.id in set(only_scenarios)]
+    todo = [(s, t) for s in scenarios for t in range(trials)
+            if not episode_path(layout.episodes, s.id, t).exists()]
+    log.info("%d scenarios × %d trials: %d episodes to run", len(scenarios), trials, len(todo))
+    gold = {s.id: gold_state_hash(s, eval_seed) for s in scenarios}
+    registry = TenantRegistry()
+    with ApiServer(registry) as api:
+        ctx = EpisodeContext(
+            registry=registry, public_url=api.public_url, domain=spec.domain, eval_seed=eval_seed,
+            run_seed=manifest["seed"], submission=submission, sandbox_factory=lambda: create_sandbox(sandbox),
+            episodes_dir=layout.episodes, limits=limits,
+        )
+        _run_all(ctx, todo, gold, workers, show_progress)
+    episodes = [e for e in collect_episodes(layout) if e["trial"] < trials
+                and e["scenario_id"] in gold]
+    results = score_task(
+        task=spec.id, developer=manifest["developer"], episodes=episodes, trials=trials,
+        scenario_ids=[s.id for s in scenarios], tiers={spec.tier.name: spec.tier.budget_credits_per_conversation},
+    )
+    results.update({"run_id": manifest["run_id"], "seed": manifest["seed"], "sandbox": sandbox,
+                    "scenario_selection": sorted(only_scenarios) if only_scenarios else "all",
+                    "submission_sha256": manifest["build"]["submission_sha256"]})
+    write_json_atomic(layout.results, results)
+    return results
+
+
+def _run_all(ctx: EpisodeContext, todo: list, gold: dict, workers: int, show_progress: bool) -> None:
+    """Run episodes on a small thread pool; Ctrl-C stops scheduling and keeps every finished record."""
+    with progress_bar("evaluating", total=len(todo), enabled=show_progress) as advance:
+        pool = ThreadPoolExecutor(max_workers=max(1, workers))
+        pending = set()
+        queue = list(todo)
+        try:
+            while queue or pending:
+                while queue and len(pending) < max(1, workers):
+                    scenario, trial = queue.pop(0)
+                    pending.add(pool.submit(run_episode, ctx, scenario, trial, gold[scenario.id]))
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    future.result()
+                    advance()
+        finally:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,73 @@
+"""Results for people: a rich score table in the terminal, a leaderboard, and a self-contained HTML report."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+
+def score_table(results: dict) -> Table:
+    """Headline scores of one run."""
+    table = Table(title=f"hypertau · {results['task']} · developer {results['developer']}")
+    for column in ("quality", "penalty", "latency gate", "final", *[f"pass^{k}" for k in results["pass_hat_k"]],
+                   "episodes"):
+        table.add_column(column, justify="right")
+    table.add_row(f"{results['quality']:.3f}", f"{results['penalty']:.3f}", f"{results['latency_gate']:.0f}",
+                  f"[bold]{results['final']:.3f}[/bold]",
+                  *[f"{v:.3f}" for v in results["pass_hat_k"].values()], str(results["episodes"]))
+    return table
+
+
+def leaderboard(rows: list[dict]) -> Table:
+    """One line per run, best final score first."""
+    table = Table(title="hypertau leaderboard")
+    for column in ("run", "task", "developer", "final", "quality", "penalty", "pass^1", "episodes"):
+        table.add_column(column, justify="left" if column in ("run", "task", "developer") else "right")
+    for r in sorted(rows, key=lambda r: r["final"], reverse=True):
+        table.add_row(r.get("run_id", "?"), r["task"], r["developer"], f"{r['final']:.3f}", f"{r['quality']:.3f}",
+                      f"{r['penalty']:.3f}", f"{r['pass_hat_k'].get('1', 0.0):.3f}", str(r["episodes"]))
+    return table
+
+
+def print_results(results: dict, console: Console | None = None) -> None:
+    """Print the score table and the termination mix."""
+    console = console or Console()
+    console.print(score_table(results))
+    mix = ", ".join(f"{k}: {v}" for k, v in results["terminations"].items())
+    console.print(f"terminations: {mix}")
+
+
+def _bar_chart(values: dict[str, float], width: int = 640, bar_height: int = 14) -> str:
+    """Inline SVG of horizontal bars in [0, 1], one per label."""
+    label_width = 260
+    rows = []
+    for i, (label, value) in enumerate(values.items()):
+        y = i * (bar_height + 4)
+        length = max(0.0, min(1.0, value)) * (width - label_width - 50)
+        color = "#2e7d32" if value >= 0.999 else "#f9a825" if value > 0 else "#c62828"
+        rows.append(f'<text x="0" y="{y + bar_height - 3}" font-size="11">{html.escape(label)}</text>'
+                    f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{color}"/>'
+                    f'<text x="{label_width + length + 4:.1f}" y="{y + bar_height - 3}" font-size="11">{value:.2f}</text>')
+    height = len(values) * (bar_height + 4)
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">{"".join(rows)}</svg>'
+
+
+def write_html_report(results: dict, path: Path) -> None:
+    """A single-file HTML report: headline scores, pass^k, per-scenario success rates, terminations."""
+    scenario_rates = {sid: (sum(s["rewards"]) / len(s["rewards"]) if s["rewards"] else 0.0)
+                      for sid, s in results["scenarios"].items()}
+    headline = "".join(f"<tr><th>{html.escape(k)}</th><td>{results[k]}</td></tr>"
+                       for k in ("task", "developer", "run_id", "trials", "episodes", "quality", "penalty",
+                                 "latency_gate", "final") if k in results)
+    passk = _bar_chart({f"pass^{k}": v for k, v in results["pass_hat_k"].items()})
+    terms = "".join(f"<tr><th>{html.escape(k)}</th><td>{v}</td></tr>" for k, v in results["terminations"].items())
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>hypertau report · {html.escape(results['task'])}</title>
+<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:60em}}th{{text-align:left;padding-right:1em}}</style></head>
+<body><h1>hypertau · {html.escape(results['task'])} · {html.escape(results['developer'])}</h1>
+<table>{headline}</table><h2>pass^k</h2>{passk}
+<h2>Mean reward per scenario</h2>{_bar_chart(scenario_rates)}
+<h2>Terminations</h2><table>{terms}</table></body></html>"""
+    Path(path).write_text(page, encoding="utf-8")

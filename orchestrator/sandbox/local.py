@@ -1,0 +1,143 @@
+"""The `local` sandbox: plain subprocesses in a private temp directory. NOT isolated (no network or
+filesystem confinement); used where no container engine answers, and warned about at start."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .base import AgentSession, ExecResult, Sandbox, SandboxError
+
+log = logging.getLogger(__name__)
+_PYTHON_NAMES = {"python", "python3", "python3.11"}
+_warned = False
+
+
+def _warn_once() -> None:
+    global _warned
+    if not _warned:
+        log.warning("sandbox 'local' runs agents as plain processes: they are NOT isolated from this machine")
+        _warned = True
+
+
+class _LocalSession(AgentSession):
+    def __init__(self, process: subprocess.Popen, stderr_file):
+        super().__init__(process.stdin, process.stdout)
+        self._process = process
+        self._stderr_file = stderr_file
+
+    def returncode(self) -> int | None:
+        return self._process.poll()
+
+    def close(self, grace: float = 2.0) -> int | None:
+        try:
+            self._process.stdin.close()
+        except (OSError, ValueError):
+            pass
+        try:
+            code = self._process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            _kill_group(self._process)
+            code = self._process.wait()
+        self._stderr_file.close()
+        return code
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+
+
+class LocalSandbox(Sandbox):
+    """Processes on this machine, under a private root directory standing in for the sandbox filesystem."""
+
+    name = "local"
+    isolated = False
+
+    def __init__(self, root: Path | None = None):
+        _warn_once()
+        self._owns_root = root is None
+        self.root = Path(root) if root else Path(tempfile.mkdtemp(prefix="hypertau-local-"))
+        (self.root / "tmp").mkdir(parents=True, exist_ok=True)
+        self._sessions: list[_LocalSession] = []
+
+    def path(self, inside: str) -> Path:
+        """Host path of a sandbox path (`/submission` → `<root>/submission`)."""
+        return self.root / inside.lstrip("/")
+
+    def copy_in(self, source: Path, dest: str) -> None:
+        target = self.path(dest)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if Path(source).is_dir():
+            shutil.copytree(source, target, dirs_exist_ok=True)
+        else:
+            shutil.copy2(source, target)
+
+    def copy_out(self, source: str, dest: Path) -> None:
+        origin = self.path(source)
+        if not origin.exists():
+            raise SandboxError(f"local sandbox: {source} does not exist")
+        if origin.is_dir():
+            shutil.copytree(origin, dest, dirs_exist_ok=True)
+        else:
+            shutil.copy2(origin, dest)
+
+    def _command(self, command: list[str]) -> list[str]:
+        head = sys.executable if command[0] in _PYTHON_NAMES else command[0]
+        return [head, *command[1:]]
+
+    def _env(self, env: dict[str, str]) -> dict[str, str]:
+        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "/usr/bin:/bin")])
+        base = {"PATH": path, "HOME": str(self.path("/tmp")), "TMPDIR": str(self.path("/tmp")),
+                "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+        return {**base, **env}
+
+    def exec(self, command: list[str], *, cwd: str, env: dict[str, str], timeout: float,
+             stdin: str | None = None) -> ExecResult:
+        try:
+            done = subprocess.run(self._command(command), cwd=self.path(cwd), env=self._env(env),
+                                  input=stdin, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired as err:
+            return ExecResult(-1, _text(err.stdout), _text(err.stderr), timed_out=True)
+        except OSError as err:
+            raise SandboxError(f"local sandbox: cannot run {command[0]!r}: {err}") from None
+        return ExecResult(done.returncode, done.stdout, done.stderr)
+
+    def start_agent(self, command: list[str], *, cwd: str, env: dict[str, str],
+                    stderr_path: Path) -> AgentSession:
+        stderr_path.parent.mkdir(parents=True, exist_ok=True)
+        stderr_file = open(stderr_path, "w", encoding="utf-8")
+        try:
+            process = subprocess.Popen(
+                self._command(command), cwd=self.path(cwd), env=self._env(env), text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr_file, bufsize=1,
+                start_new_session=True,
+            )
+        except OSError as err:
+            stderr_file.close()
+            raise SandboxError(f"local sandbox: cannot start {command[0]!r}: {err}") from None
+        session = _LocalSession(process, stderr_file)
+        self._sessions.append(session)
+        return session
+
+    def stop(self) -> None:
+        for session in self._sessions:
+            if session.returncode() is None:
+                session.close(grace=0.5)
+        self._sessions.clear()
+        if self._owns_root:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    return value.decode(errors="replace") if isinstance(value, bytes) else value

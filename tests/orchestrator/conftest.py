@@ -1,0 +1,33 @@
+"""Fixtures: hand-made run directories around tiny agents, so the runner is tested without a build."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from orchestrator.records import write_json_atomic
+
+
+def make_run(root: Path, agent_source: str, *, seed: int = 0) -> Path:
+    """A sealed run directory whose submission is `agent.py` with the given source."""
+    submission = root / "build" / "submission"
+    submission.mkdir(parents=True)
+    (submission / "agent.toml").write_text('[agent]\ncommand = ["python", "agent.py"]\n')
+    (submission / "agent.py").write_text(textwrap.dedent(agent_source))
+    write_json_atomic(root / "manifest.json", {
+        "run_id": root.name, "task": "retail-01", "domain": "retail", "developer": "test", "seed": seed,
+        "build": {"status": "sealed", "submission_sha256": "0" * 64},
+    })
+    return root
+
+
+@pytest.fixture
+def run_factory(tmp_path):
+    counter = iter(range(1000))
+
+    def factory(agent_source: str, **kwargs) -> Path:
+        return make_run(tmp_path / f"run{next(counter)}", agent_source, **kwargs)
+
+    return factory

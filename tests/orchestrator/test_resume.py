@@ -1,0 +1,75 @@
+"""An interrupted evaluation resumes: finished episodes are kept and not run again."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from orchestrator.evaluation import evaluate_run
+
+SCENARIOS = ["retail_cancel_01", "retail_lookup_status_01", "retail_return_01"]
+
+POLITE_END = """
+import json, sys
+for line in sys.stdin:
+    print(json.dumps({"type": "assistant", "content": "Goodbye.", "end": True}), flush=True)
+"""
+
+SLOW_END = """
+import json, os, sys, time
+with open(os.environ["PID_FILE"], "a") as handle:
+    handle.write(f"{os.getpid()}\\n")
+for line in sys.stdin:
+    time.sleep(1.5)
+    print(json.dumps({"type": "assistant", "content": "Goodbye.", "end": True}), flush=True)
+"""
+
+
+def test_rerun_skips_finished_episodes(run_factory):
+    run_dir = run_factory(POLITE_END)
+    first = evaluate_run(run_dir, trials=2, workers=2, show_progress=False, only_scenarios=SCENARIOS)
+    episodes = run_dir / "eval" / "episodes"
+    kept = episodes / "retail_cancel_01__t0.json"
+    dropped = episodes / "retail_return_01__t1.json"
+    kept_before = kept.read_bytes()
+    dropped.unlink()
+    second = evaluate_run(run_dir, trials=2, workers=2, show_progress=False, only_scenarios=SCENARIOS)
+    assert kept.read_bytes() == kept_before
+    assert dropped.exists()
+    assert first["episodes"] == second["episodes"] == 6
+    assert first["scenarios"] == second["scenarios"]
+    assert json.loads(dropped.read_text())["termination"] == "agent_end"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_sigint_keeps_finished_episodes_and_resume_completes(run_factory, tmp_path):
+    pid_file = tmp_path / "agent-pids.txt"
+    run_dir = run_factory(SLOW_END.replace('os.environ["PID_FILE"]', repr(str(pid_file))))
+    command = [sys.executable, "-m", "orchestrator.cli", "evaluate", str(run_dir), "--trials", "2",
+               "--workers", "1", *[arg for s in SCENARIOS for arg in ("--scenario", s)]]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    episodes = run_dir / "eval" / "episodes"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(episodes.glob("*.json"))) < 2:
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted" in stderr and "resume with `hypertau evaluate" in stderr
+    finished = sorted(p.name for p in episodes.glob("*.json"))
+    assert 2 <= len(finished) < 6
+    assert not list(episodes.glob(".*.tmp")), "a half-written episode was left behind"
+    results = evaluate_run(run_dir, trials=2, workers=2, show_progress=False, only_scenarios=SCENARIOS)
+    assert results["episodes"] == 6 and results["complete"]
+    pids = [int(p) for p in pid_file.read_text().split()]
+    assert len(pids) >= 6, "every episode started one agent process"
+    assert [pid for pid in pids if _alive(pid)] == [], "an agent process survived"
