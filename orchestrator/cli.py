@@ -5,13 +5,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 
 app = typer.Typer(help="Measure whether a coding agent can build a customer-service agent.",
                   no_args_is_help=True, rich_markup_mode="rich", pretty_exceptions_enable=False,
@@ -22,18 +23,18 @@ console = Console()
 errors = Console(stderr=True)
 
 
-class SandboxKind(str, Enum):
+class SandboxKind(StrEnum):
     local = "local"
 
 
 Developer = Annotated[str, typer.Option("--developer", "-d", help="Who builds: reference, naive, inherited.")]
 Task = Annotated[str, typer.Option("--task", "-t", help="Task id from `hypertau tasks list`, or a .toml path.")]
 Seed = Annotated[int, typer.Option("--seed", help="Run seed: every random choice derives from it.")]
-Out = Annotated[Optional[Path], typer.Option("--out", help="Run directory (default runs/<run-id>).")]
+Out = Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/<run-id>).")]
 Trials = Annotated[int, typer.Option("--trials", "-k", min=1, help="Trials per held-out scenario.")]
 Sandbox = Annotated[SandboxKind, typer.Option("--sandbox", help="Where agents run (local: not isolated).")]
 Workers = Annotated[int, typer.Option("--workers", min=1, help="Conversations run at once.")]
-Only = Annotated[Optional[list[str]], typer.Option("--scenario", help="Evaluate only this scenario id (repeatable).")]
+Only = Annotated[list[str] | None, typer.Option("--scenario", help="Evaluate only this scenario id (repeatable).")]
 Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing run directory.")]
 
 
@@ -43,6 +44,11 @@ def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Debug lo
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="%(message)s",
                         handlers=[RichHandler(console=errors, show_path=False, show_time=False)])
     logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def _say_error(message: str) -> None:
+    """One line on stderr, never wrapped, user text never read as markup."""
+    errors.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 @contextlib.contextmanager
@@ -57,11 +63,12 @@ def _user_errors(run_dir: Path | None = None):
     try:
         yield
     except (TaskSpecError, SubmissionError, RunRecordError, HarnessError, SandboxError, FileExistsError) as err:
-        errors.print(f"[red]error:[/red] {err}", highlight=False)
+        _say_error(str(err))
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         hint = f"; resume with `hypertau evaluate {run_dir}`" if run_dir else ""
-        errors.print(f"[yellow]interrupted[/yellow]: finished episodes are kept{hint}", highlight=False)
+        errors.print(f"[yellow]interrupted[/yellow]: finished episodes are kept{escape(hint)}", highlight=False,
+                     soft_wrap=True)
         raise typer.Exit(130) from None
 
 
@@ -75,7 +82,7 @@ def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: S
     run_dir = out or Path("runs") / new_run_id(spec.id, developer)
     prepare_run_dir(run_dir, overwrite)
     build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox.value)
-    errors.print(f"built: {run_dir}", highlight=False)
+    errors.print(f"built: {escape(str(run_dir))}", highlight=False, soft_wrap=True)
     return run_dir
 
 
@@ -88,7 +95,8 @@ def _do_evaluate(run_dir: Path, trials: int, sandbox: SandboxKind, workers: int,
     results = evaluate_run(run_dir, trials=trials, sandbox=sandbox.value, workers=workers, only_scenarios=only)
     write_html_report(results, RunLayout(run_dir).report)
     print_results(results, console)
-    errors.print(f"results: {run_dir / 'results.json'} · report: {run_dir / 'report.html'}", highlight=False)
+    errors.print(escape(f"results: {run_dir / 'results.json'} · report: {run_dir / 'report.html'}"),
+                 highlight=False, soft_wrap=True)
     return results
 
 
@@ -129,7 +137,7 @@ def compare(run_dirs: Annotated[list[Path], typer.Argument(help="Run directories
 
     rows = [read_json(RunLayout(d).results) for d in run_dirs if RunLayout(d).results.is_file()]
     if not rows:
-        errors.print("[red]error:[/red] no evaluated run among the given directories", highlight=False)
+        _say_error("no evaluated run among the given directories")
         raise typer.Exit(2)
     console.print(leaderboard(rows))
 
@@ -142,7 +150,7 @@ def report(run_dir: Annotated[Path, typer.Argument(help="An evaluated run direct
 
     layout = RunLayout(run_dir)
     if not layout.results.is_file():
-        errors.print(f"[red]error:[/red] {run_dir}: no results.json (run `hypertau evaluate` first)")
+        _say_error(f"{run_dir}: no results.json (run `hypertau evaluate` first)")
         raise typer.Exit(2)
     results = read_json(layout.results)
     write_html_report(results, layout.report)

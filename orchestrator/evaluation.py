@@ -9,8 +9,8 @@ from pathlib import Path
 from build_kits.taskspec import load_task
 from customer_apis.server import ApiServer
 from customer_apis.tenancy import TenantRegistry
-from heldout.scenario import load_domain_config, load_scenarios
 from heldout.evaluator import gold_state_hash
+from heldout.scenario import load_domain_config, load_scenarios
 from heldout.task_score import score_task
 
 from .episode import ConversationLimits, EpisodeContext, episode_path, run_episode

@@ -48,9 +48,10 @@ def _bar_chart(values: dict[str, float], width: int = 640, bar_height: int = 14)
         y = i * (bar_height + 4)
         length = max(0.0, min(1.0, value)) * (width - label_width - 50)
         color = "#2e7d32" if value >= 0.999 else "#f9a825" if value > 0 else "#c62828"
-        rows.append(f'<text x="0" y="{y + bar_height - 3}" font-size="11">{html.escape(label)}</text>'
+        baseline = y + bar_height - 3
+        rows.append(f'<text x="0" y="{baseline}" font-size="11">{html.escape(label)}</text>'
                     f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{color}"/>'
-                    f'<text x="{label_width + length + 4:.1f}" y="{y + bar_height - 3}" font-size="11">{value:.2f}</text>')
+                    f'<text x="{label_width + length + 4:.1f}" y="{baseline}" font-size="11">{value:.2f}</text>')
     height = len(values) * (bar_height + 4)
     return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">{"".join(rows)}</svg>'
 
@@ -64,7 +65,8 @@ def write_html_report(results: dict, path: Path) -> None:
                                  "latency_gate", "final") if k in results)
     passk = _bar_chart({f"pass^{k}": v for k, v in results["pass_hat_k"].items()})
     terms = "".join(f"<tr><th>{html.escape(k)}</th><td>{v}</td></tr>" for k, v in results["terminations"].items())
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>hypertau report · {html.escape(results['task'])}</title>
+    title = f"hypertau report · {html.escape(results['task'])}"
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:60em}}th{{text-align:left;padding-right:1em}}</style></head>
 <body><h1>hypertau · {html.escape(results['task'])} · {html.escape(results['developer'])}</h1>
 <table>{headline}</table><h2>pass^k</h2>{passk}

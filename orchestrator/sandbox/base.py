@@ -110,7 +110,7 @@ class Sandbox(abc.ABC):
     def stop(self) -> None:
         """Stop everything the sandbox started and release its resources."""
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         return self
 
     def __exit__(self, *exc) -> None:
