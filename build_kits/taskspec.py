@@ -21,11 +21,19 @@ class _Strict(BaseModel):
 
 
 class Tier(_Strict):
-    """Performance tier: the models the built agent may call and its credit budget per conversation."""
+    """Performance tier; budget, models and reasoning default to the rate card's (`build_kits.menu`)."""
 
     name: Literal["easy", "medium", "hard"]
-    budget_credits_per_conversation: float = Field(gt=0)
-    models: list[str] = Field(min_length=1)
+    budget_credits_per_conversation: float | None = Field(default=None, gt=0)
+    models: list[str] | None = Field(default=None, min_length=1)
+    reasoning: Literal["off"] | list[str] | None = None
+
+
+class LatencyLimits(_Strict):
+    """Optional turn-latency limits (seconds); over either one, the latency gate zeroes the score."""
+
+    p50_s: float | None = Field(default=None, gt=0)
+    p90_s: float | None = Field(default=None, gt=0)
 
 
 class HeldoutRef(_Strict):
@@ -61,6 +69,7 @@ class TaskSpec(_Strict):
     inherited_workspace: str | None = None
     dev_seed: int = 7
     tier: Tier
+    latency: LatencyLimits = LatencyLimits()
     heldout: HeldoutRef = HeldoutRef()
     sandbox: SandboxLimits = SandboxLimits()
     samples: Samples = Samples()

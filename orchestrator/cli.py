@@ -19,6 +19,8 @@ app = typer.Typer(help="Measure whether a coding agent can build a customer-serv
                   add_completion=False)
 tasks_app = typer.Typer(help="The build task catalog.", no_args_is_help=True)
 app.add_typer(tasks_app, name="tasks")
+models_app = typer.Typer(help="The model rate card and the menus of the tasks.", no_args_is_help=True)
+app.add_typer(models_app, name="models")
 console = Console()
 errors = Console(stderr=True)
 
@@ -162,6 +164,7 @@ def tasks_list() -> None:
     """List the build tasks with their domain, tier and budget."""
     from rich.table import Table
 
+    from build_kits.menu import resolve_tier
     from build_kits.taskspec import list_tasks, load_task
 
     table = Table(title="hypertau tasks")
@@ -170,8 +173,31 @@ def tasks_list() -> None:
     for task_id in list_tasks():
         spec = load_task(task_id)
         table.add_row(spec.id, spec.domain, spec.title, spec.tier.name,
-                      f"{spec.tier.budget_credits_per_conversation:g}", spec.defect_profile)
+                      f"{resolve_tier(spec).budget_credits_per_conversation:g}", spec.defect_profile)
     console.print(table)
+
+
+@models_app.command("list")
+def models_list(task: Annotated[str | None, typer.Option("--task", "-t", help="Show this task's menu.")] = None,
+                as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+    """The menu of a task (models, rates, budget), or without --task the whole rate card."""
+    import json
+
+    from orchestrator.models_view import menu_table, rate_card_menu, rate_card_table
+
+    with _user_errors():
+        if task is None:
+            menu, table = rate_card_menu(), rate_card_table()
+        else:
+            from build_kits.menu import build_menu
+            from build_kits.taskspec import load_task
+
+            spec = load_task(task)
+            menu, table = build_menu(spec), menu_table(spec)
+    if as_json:
+        print(json.dumps(menu, indent=2))
+    else:
+        console.print(table)
 
 
 if __name__ == "__main__":  # pragma: no cover

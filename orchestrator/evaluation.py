@@ -6,6 +6,7 @@ import logging
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
+from build_kits.menu import resolve_tier
 from build_kits.taskspec import load_task
 from customer_apis.server import ApiServer
 from customer_apis.tenancy import TenantRegistry
@@ -73,13 +74,17 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers:
         _run_all(ctx, todo, gold, workers, show_progress)
     episodes = [e for e in collect_episodes(layout) if e["trial"] < trials
                 and e["scenario_id"] in gold]
+    tier = resolve_tier(spec)
+    latency_limits = {"p50_limit": spec.latency.p50_s, "p90_limit": spec.latency.p90_s}
     results = score_task(
         task=spec.id, developer=manifest["developer"], episodes=episodes, trials=trials,
-        scenario_ids=[s.id for s in scenarios], tiers={spec.tier.name: spec.tier.budget_credits_per_conversation},
+        scenario_ids=[s.id for s in scenarios], tiers={tier.name: tier.budget_credits_per_conversation},
+        latency_limits=latency_limits,
     )
     results.update({"run_id": manifest["run_id"], "seed": manifest["seed"], "sandbox": sandbox,
                     "scenario_selection": sorted(only_scenarios) if only_scenarios else "all",
-                    "submission_sha256": manifest["build"]["submission_sha256"]})
+                    "submission_sha256": manifest["build"]["submission_sha256"],
+                    "latency_limits_s": {"p50": spec.latency.p50_s, "p90": spec.latency.p90_s}})
     write_json_atomic(layout.results, results)
     return results
 

@@ -39,7 +39,7 @@ def test_kit_layout(kit):
     summary = json.loads((k / "api/dev_seed_summary.json").read_text())
     assert summary["seed"] == 7 and summary["counts"]["orders"] >= 1000
     menu = json.loads((k / "menu.json").read_text())
-    assert menu["tiers"][0]["budget_credits_per_conversation"] == pytest.approx(0.29)
+    assert menu["tiers"][0]["budget_credits_per_conversation"] == pytest.approx(0.40)  # rate card: retail easy
     evidence = sorted(p.name for p in (k / "evidence").iterdir())
     assert len(evidence) >= 10
     assert all(re.fullmatch(r"\d{3}\.(md|eml|csv|jsonl|txt)", name) for name in evidence), evidence

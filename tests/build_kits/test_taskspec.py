@@ -9,7 +9,7 @@ def test_catalog_has_retail_01():
     assert "retail-01" in list_tasks()
     spec = load_task("retail-01")
     assert spec.domain == "retail"
-    assert spec.tier.budget_credits_per_conversation == pytest.approx(0.29)
+    assert spec.tier.name == "easy" and spec.latency.p90_s == pytest.approx(20.0)
     assert spec.inherited_workspace == "retail_starter"
 
 
