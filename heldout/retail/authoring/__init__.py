@@ -1,0 +1,1 @@
+"""Maintainer tools that author the retail held-out scenarios (never used at evaluation time)."""

@@ -1,0 +1,127 @@
+"""Held-out scenario model (DESIGN §3.5) and the loader that reads scenario data files of a domain."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Intent = Literal[
+    "order_status", "tracking", "cancel", "modify_order_address", "modify_order_payment",
+    "modify_user_address", "return", "exchange", "modify_items", "complaint",
+]
+RewardBasis = Literal["DB", "COMMUNICATE", "TRANSFER", "NL_ASSERTION"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GoldAction(_Strict):
+    """One service operation of the domain contract that a correct agent performs."""
+
+    name: str
+    kwargs: dict[str, Any] = {}
+
+
+class Evaluation(_Strict):
+    """How an episode is graded: gold actions (→ gold DB), facts to communicate, reward basis."""
+
+    actions: list[GoldAction] = []
+    communicate_info: list[str] = []
+    nl_assertions: list[str] = []
+    reward_basis: list[RewardBasis] = Field(default_factory=lambda: ["DB"], min_length=1)
+
+
+class PaymentPref(_Strict):
+    """A payment method as the customer names it (the original one, a gift card, a card, PayPal)."""
+
+    kind: Literal["original", "gift_card", "credit_card", "paypal"]
+    brand: str | None = None
+    last_four: str | None = None
+
+
+class Address(_Strict):
+    """A postal address exactly as the customer dictates it."""
+
+    address1: str
+    address2: str = ""
+    city: str
+    state: str
+    country: str
+    zip: str
+
+
+class ItemRequest(_Strict):
+    """An item of the order the customer talks about, and what they want instead (if anything)."""
+
+    product: str
+    options: dict[str, str] = {}
+    new_product: str | None = None
+    new_options: dict[str, str] | None = None
+
+
+class Script(_Strict):
+    """What the scripted customer wants and how they react: the structured side of `instructions`."""
+
+    intent: Intent
+    order_id: str | None = None
+    items: list[ItemRequest] = []
+    reason: str | None = None
+    payment: PaymentPref | None = None
+    address: Address | None = None
+    accept_alternative: bool = True
+    insist: int = Field(default=1, ge=0)
+
+
+class Scenario(_Strict):
+    """One held-out customer conversation: who calls, what they know and want, and the gold outcome."""
+
+    id: str = Field(pattern=r"^[a-z]+_[a-z0-9_]+$")
+    domain: str
+    category: str
+    trap: bool = False
+    persona: str
+    reason_for_call: str
+    known_info: dict[str, str]
+    unknown_info: dict[str, str] = {}
+    instructions: str
+    initial_state_patch: dict[str, Any] = {}
+    evaluation: Evaluation
+    script: Script
+
+
+class DomainConfig(_Strict):
+    """Held-out settings of a domain: the evaluation seed (never the task's development seed)."""
+
+    eval_seed: int
+
+
+def _domain_dir(domain: str):
+    return resources.files("heldout").joinpath(domain)
+
+
+def load_domain_config(domain: str) -> DomainConfig:
+    """Read `heldout/<domain>/config.json`."""
+    text = _domain_dir(domain).joinpath("config.json").read_text(encoding="utf-8")
+    return DomainConfig.model_validate_json(text)
+
+
+def load_scenarios(domain: str, ids: list[str] | None = None) -> list[Scenario]:
+    """All scenarios of a domain sorted by id, or exactly `ids` in that order (KeyError if one is unknown)."""
+    folder = _domain_dir(domain).joinpath("scenarios")
+    found: dict[str, Scenario] = {}
+    for entry in folder.iterdir():
+        if entry.name.endswith(".json"):
+            scenario = Scenario.model_validate(json.loads(entry.read_text(encoding="utf-8")))
+            if scenario.domain != domain:
+                raise ValueError(f"{entry.name}: domain {scenario.domain!r} is not {domain!r}")
+            found[scenario.id] = scenario
+    if ids is None:
+        return [found[key] for key in sorted(found)]
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise KeyError(f"unknown {domain} scenario ids: {', '.join(missing)}")
+    return [found[i] for i in ids]

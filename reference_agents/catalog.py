@@ -1,0 +1,37 @@
+"""Materialise a reference agent as a self-contained submission directory (DESIGN §3.3)."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+ROOT = resources.files("reference_agents")
+
+
+def _catalog() -> dict[str, dict]:
+    return tomllib.loads(ROOT.joinpath("catalog.toml").read_text(encoding="utf-8"))
+
+
+def submission_names() -> list[str]:
+    """Names accepted by `materialize_submission` (e.g. `retail_expert`, `retail_naive`)."""
+    return sorted(_catalog())
+
+
+def materialize_submission(name: str, dest: Path) -> Path:
+    """Write submission `name` into the directory `dest` (created; must be empty): `agent/` + `agent.toml`."""
+    catalog = _catalog()
+    if name not in catalog:
+        raise KeyError(f"unknown reference submission {name!r}; known: {', '.join(sorted(catalog))}")
+    entry = catalog[name]
+    dest = Path(dest)
+    if dest.exists() and any(dest.iterdir()):
+        raise FileExistsError(f"{dest} is not empty")
+    dest.mkdir(parents=True, exist_ok=True)
+    with resources.as_file(ROOT.joinpath(entry["package"])) as package:
+        shutil.copytree(package, dest / "agent", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    command = ", ".join(f'"{part}"' for part in ["python", "-m", "agent", *entry["args"]])
+    (dest / "agent.toml").write_text(f"# Reference submission {name}.\n[agent]\ncommand = [{command}]\n",
+                                     encoding="utf-8")
+    return dest

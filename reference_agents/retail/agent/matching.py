@@ -1,0 +1,99 @@
+"""Match the customer's words against store data: product names, order items, option values, variants."""
+
+from __future__ import annotations
+
+import re
+
+NON_DISTINCTIVE = {"yes", "no", "none", "standard", "regular"}
+
+
+def product_mentioned(text: str, name: str) -> bool:
+    """True when a product type name (or its plural) occurs in `text`."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?:s|es)?(?![\w-])", text, re.I) is not None
+
+
+def option_mentioned(text: str, key: str, value: str, distinctive: bool) -> bool:
+    """True when `key value` (or `value key`, or a distinctive value alone) occurs in `text`."""
+    k, v = re.escape(key), re.escape(value)
+    patterns = [rf"(?<![\w-]){k}(?:\s*[:=]\s*|\s+(?:is\s+|of\s+|in\s+)?){v}(?![\w])",
+                rf"(?<![\w-]){v}\s+{k}(?![\w])"]
+    if distinctive:
+        patterns.append(rf"(?<![\w-]){v}(?![\w-])")
+    return any(re.search(p, text, re.I) for p in patterns)
+
+
+def masked(text: str, value: str, siblings: list[str]) -> str:
+    """`text` without the longer sibling values that contain `value` (so `Wi-Fi` is not read in `Wi-Fi + Cellular`)."""
+    for other in sorted(siblings, key=len, reverse=True):
+        if other != value and value.lower() in other.lower():
+            text = re.sub(re.escape(other), " ", text, flags=re.I)
+    return text
+
+
+def distinctive_values(variants: list[dict]) -> set[tuple[str, str]]:
+    """(key, value) pairs whose value alone names the option: long enough and used by one key only."""
+    keys_of: dict[str, set[str]] = {}
+    for variant in variants:
+        for key, value in variant["options"].items():
+            keys_of.setdefault(value.lower(), set()).add(key)
+    pairs = set()
+    for variant in variants:
+        for key, value in variant["options"].items():
+            low = value.lower()
+            if len(low) >= 3 and not low.isdigit() and low not in NON_DISTINCTIVE and len(keys_of[low]) == 1:
+                pairs.add((key, value))
+    return pairs
+
+
+def options_score(text: str, options: dict[str, str], distinctive: set[tuple[str, str]]) -> int:
+    """How many of `options` the text mentions."""
+    return sum(option_mentioned(text, k, v, (k, v) in distinctive) for k, v in options.items())
+
+
+def match_items(text: str, items: list[dict], everything: bool) -> list[int]:
+    """Indices of the order items the customer means: by product name, disambiguated by option values."""
+    if everything:
+        return list(range(len(items)))
+    chosen: list[int] = []
+    names = {item["name"] for item in items}
+    for name in sorted(names, key=lambda n: text.lower().find(n.lower())):
+        if not product_mentioned(text, name):
+            continue
+        same = [i for i, item in enumerate(items) if item["name"] == name]
+        distinctive = distinctive_values(items)
+        scores = {i: options_score(text, items[i]["options"], distinctive) for i in same}
+        best = max(scores.values())
+        chosen.append(next(i for i in same if scores[i] == best))
+    return chosen
+
+
+def pick_variant(text: str, product: dict, old_item: dict) -> dict | None:
+    """The available variant whose changed options are all mentioned, changing the most; None if unclear."""
+    variants = list(product["variants"].values())
+    distinctive = distinctive_values(variants)
+    siblings: dict[str, list[str]] = {}
+    for variant in variants:
+        for key, value in variant["options"].items():
+            siblings.setdefault(key, []).append(value)
+
+    def said(key: str, value: str) -> bool:
+        return option_mentioned(masked(text, value, siblings[key]), key, value, (key, value) in distinctive)
+
+    best: list[tuple[int, dict]] = []
+    for variant in variants:
+        if variant["item_id"] == old_item["item_id"] or not variant["available"]:
+            continue
+        changed = {k: v for k, v in variant["options"].items() if old_item["options"].get(k) != v}
+        if changed and all(said(k, v) for k, v in changed.items()):
+            best.append((len(changed), variant))
+    if not best:
+        return None
+    top = max(n for n, _ in best)
+    winners = [v for n, v in best if n == top]
+    return winners[0] if len(winners) == 1 else None
+
+
+def other_products(text: str, catalog_names: list[str], own_names: set[str]) -> list[str]:
+    """Product types mentioned in `text` that are not among `own_names` (e.g. a T-Shirt for a Hoodie)."""
+    return [n for n in catalog_names if n not in own_names and product_mentioned(text, n)
+            and not any(product_mentioned(n, own) or product_mentioned(own, n) for own in own_names)]
