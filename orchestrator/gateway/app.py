@@ -1,0 +1,59 @@
+"""The gateway's HTTP face: the three wires, the model list, and the probes Claude Code sends."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .errors import GatewayError
+from .metering import Meter, bearer
+from .neutral import estimate_prompt_tokens
+from .wires import ChatWire, MessagesWire, ResponsesWire
+
+CHAT, RESPONSES, MESSAGES = ChatWire(), ResponsesWire(), MessagesWire()
+
+
+def _wire_of(request: Request):
+    """The wire whose error shape a request expects (Anthropic clients send `anthropic-version`)."""
+    return MESSAGES if "anthropic-version" in request.headers or request.url.path.endswith("/messages") else CHAT
+
+
+def create_app(meter: Meter) -> FastAPI:
+    """A FastAPI app serving one gateway (tokens, ledger, routes live in `meter`)."""
+    app = FastAPI(title="hypertau model gateway", openapi_url=None, docs_url=None, redoc_url=None)
+
+    for path, wire in (("/chat/completions", CHAT), ("/responses", RESPONSES), ("/messages", MESSAGES)):
+        async def endpoint(request: Request, wire=wire) -> Response:
+            return await meter.handle(wire, request.headers, await request.body())
+
+        app.add_api_route(f"/v1{path}", endpoint, methods=["POST"], include_in_schema=False)
+        app.add_api_route(path, endpoint, methods=["POST"], include_in_schema=False)  # base URL without /v1
+
+    @app.post("/v1/messages/count_tokens", include_in_schema=False)
+    async def count_tokens(request: Request) -> Response:
+        try:
+            meter.tokens.resolve(bearer(request.headers))
+            call = meter.parse(MESSAGES, await request.body())
+        except GatewayError as err:
+            return JSONResponse(MESSAGES.error_body(err), status_code=err.status)
+        return JSONResponse({"input_tokens": estimate_prompt_tokens(call.messages, call.params)})
+
+    @app.get("/v1/models", include_in_schema=False)
+    async def models(request: Request) -> Response:
+        return meter.list_models(request.headers, _wire_of(request))
+
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/api/hello", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.get("/healthz", include_in_schema=False)
+    async def hello() -> Response:
+        return JSONResponse({"status": "ok", "service": "hypertau-gateway"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        kind = "not_found" if exc.status_code == 404 else "invalid_request"
+        err = GatewayError(exc.status_code, kind, f"no route {request.method} {request.url.path}")
+        return JSONResponse(_wire_of(request).error_body(err), status_code=exc.status_code)
+
+    return app

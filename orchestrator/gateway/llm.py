@@ -1,0 +1,126 @@
+"""The one place that calls litellm: imported lazily, offline providers registered, one call per request."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from .errors import GatewayError, from_provider_exception
+from .neutral import ChatCall, Completion, Finished, StreamAssembler, completion_from_response
+from .routing import Route
+
+PROVIDER_TIMEOUT_S = 300.0
+_lock = threading.Lock()
+_litellm = None
+
+
+def load_litellm():
+    """Import litellm once (3–6 s; never at CLI start-up) with its local price map and our providers."""
+    global _litellm
+    with _lock:
+        if _litellm is None:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            import litellm
+
+            from .providers import PROVIDERS
+
+            litellm.suppress_debug_info = True
+            ours = {p["provider"] for p in PROVIDERS}
+            litellm.custom_provider_map = [p for p in litellm.custom_provider_map if p["provider"] not in ours]
+            litellm.custom_provider_map += PROVIDERS
+            _litellm = litellm
+    return _litellm
+
+
+def warm_up_in_background() -> threading.Thread:
+    """Start importing litellm now so that the first model call of a run does not pay for it."""
+    thread = threading.Thread(target=load_litellm, name="litellm-import", daemon=True)
+    thread.start()
+    return thread
+
+
+def _kwargs(route: Route, call: ChatCall, meta: dict, stream: bool) -> dict:
+    if route.key_env and not os.environ.get(route.key_env):
+        raise GatewayError(502, "provider", f"model {route.model!r}: provider key {route.key_env} is not set on "
+                                            f"the gateway host")
+    kwargs = {"model": route.litellm_model, "messages": call.messages, **call.params, "num_retries": 0,
+              "timeout": PROVIDER_TIMEOUT_S, "drop_params": True}
+    if call.reasoning_effort:
+        kwargs["reasoning_effort"] = call.reasoning_effort
+    if route.api_base:
+        kwargs["api_base"] = route.api_base
+    if route.offline:  # our custom providers read the caller from metadata and take reasoning_effort
+        kwargs["metadata"] = {"hypertau": meta}
+        kwargs["allowed_openai_params"] = ["reasoning_effort"]
+    if stream:
+        kwargs.update(stream=True, stream_options={"include_usage": True})
+    return kwargs
+
+
+async def _litellm_module():
+    return _litellm or await asyncio.to_thread(load_litellm)
+
+
+async def complete(route: Route, call: ChatCall, meta: dict) -> Completion:
+    """One non-streaming call; provider failures come back as GatewayError."""
+    kwargs = _kwargs(route, call, meta, stream=False)
+    litellm = await _litellm_module()
+    try:
+        response = await litellm.acompletion(**kwargs)
+    except Exception as exc:  # noqa: BLE001 - any provider failure is the client's error JSON, never a crash
+        raise from_provider_exception(exc) from exc
+    return completion_from_response(response, call)
+
+
+@dataclass
+class ProviderStream:
+    """A started stream: `events` yields neutral events ending in Finished; `partial()` for early stops."""
+
+    events: AsyncIterator
+    assembler: StreamAssembler
+    call: ChatCall
+
+    def partial(self) -> Completion:
+        """What was generated so far; usage estimated (and flagged) unless the provider already sent it."""
+        return self.assembler.completion(self.call)
+
+
+async def stream(route: Route, call: ChatCall, meta: dict) -> ProviderStream:
+    """Start a streaming call; the first chunk is awaited here so an early provider error is a plain error."""
+    kwargs = _kwargs(route, call, meta, stream=True)
+    litellm = await _litellm_module()
+    assembler = StreamAssembler()
+    try:
+        response = await litellm.acompletion(**kwargs)
+        iterator = response.__aiter__()
+        first = await anext(iterator, None)
+    except Exception as exc:  # noqa: BLE001
+        raise from_provider_exception(exc) from exc
+
+    async def events():
+        try:
+            if first is not None:
+                for event in assembler.feed(first):
+                    yield event
+            while True:
+                try:
+                    chunk = await anext(iterator, None)
+                except Exception as exc:  # noqa: BLE001
+                    raise from_provider_exception(exc) from exc
+                if chunk is None:
+                    break
+                for event in assembler.feed(chunk):
+                    yield event
+            yield Finished(assembler.completion(call))
+        finally:
+            close = getattr(iterator, "aclose", None)
+            if close is not None:
+                try:
+                    await close()
+                except Exception:  # noqa: BLE001 - closing a dead stream must not mask the real outcome
+                    pass
+
+    return ProviderStream(events=events(), assembler=assembler, call=call)

@@ -1,0 +1,217 @@
+"""OpenAI Responses (`POST /v1/responses`, the wire Codex speaks): input items ⇄ chat messages, typed events."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+
+from ..errors import GatewayError
+from ..neutral import ChatCall, Completion, Finished, TextDelta, ToolArgsDelta, ToolCallStart
+from .base import invalid, pick, require_model, sse, text_of
+from .chat import openai_error
+
+PARAMS = {"max_output_tokens": "max_tokens", "temperature": "temperature", "top_p": "top_p",
+          "parallel_tool_calls": "parallel_tool_calls"}
+
+
+def _content(content, role: str):
+    """Responses content (string or input/output parts) as chat content."""
+    if isinstance(content, str) or content is None:
+        return content or ""
+    if not isinstance(content, list):
+        raise invalid("message content must be a string or a list of parts")
+    if role != "user" or not any(isinstance(p, dict) and p.get("type") == "input_image" for p in content):
+        return text_of(content)
+    parts = []
+    for part in content:
+        if part.get("type") == "input_image":
+            parts.append({"type": "image_url", "image_url": {"url": part.get("image_url") or ""}})
+        elif "text" in part:
+            parts.append({"type": "text", "text": part["text"]})
+    return parts
+
+
+def _messages(body: dict) -> list[dict]:
+    messages: list[dict] = []
+    if body.get("instructions"):
+        messages.append({"role": "system", "content": str(body["instructions"])})
+    items = body.get("input")
+    if isinstance(items, str):
+        return messages + [{"role": "user", "content": items}]
+    if not isinstance(items, list) or not items:
+        raise invalid("`input` must be a string or a non-empty list of items")
+    for item in items:
+        kind = item.get("type") or ("message" if "role" in item else None)
+        if kind == "message":
+            role = {"developer": "system"}.get(item.get("role"), item.get("role"))
+            if role not in ("system", "user", "assistant"):
+                raise invalid(f"unknown message role {item.get('role')!r}")
+            messages.append({"role": role, "content": _content(item.get("content"), role)})
+        elif kind == "function_call":
+            call = {"id": item.get("call_id") or item.get("id"), "type": "function",
+                    "function": {"name": item.get("name", ""), "arguments": item.get("arguments") or "{}"}}
+            last = messages[-1] if messages else None
+            if last is not None and last["role"] == "assistant":
+                last.setdefault("tool_calls", []).append(call)
+            else:
+                messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        elif kind == "function_call_output":
+            output = item.get("output")
+            messages.append({"role": "tool", "tool_call_id": item.get("call_id"),
+                             "content": output if isinstance(output, str) else text_of(output)})
+        elif kind == "reasoning":
+            continue  # the gateway keeps no reasoning state between calls
+        else:
+            raise invalid(f"input item type {kind!r} is not supported by the gateway")
+    return messages
+
+
+def _tools(body: dict) -> dict:
+    tools = [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
+                                               "parameters": t.get("parameters") or {"type": "object"}}}
+             for t in body.get("tools") or [] if t.get("type") == "function"]
+    params: dict = {"tools": tools} if tools else {}
+    choice = body.get("tool_choice")
+    if tools and isinstance(choice, str):
+        params["tool_choice"] = choice
+    elif tools and isinstance(choice, dict) and choice.get("type") == "function":
+        params["tool_choice"] = {"type": "function", "function": {"name": choice.get("name")}}
+    return params
+
+
+def _format(body: dict) -> dict:
+    fmt = (body.get("text") or {}).get("format") or {}
+    if fmt.get("type") == "json_schema":
+        return {"response_format": {"type": "json_schema", "json_schema": {
+            "name": fmt.get("name", "output"), "schema": fmt.get("schema", {}), "strict": fmt.get("strict", False)}}}
+    if fmt.get("type") == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def _message_item(item_id: str, text: str, status: str) -> dict:
+    return {"type": "message", "id": item_id, "status": status, "role": "assistant",
+            "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}] if text or
+            status == "completed" else []}
+
+
+def _call_item(item_id: str, call_id: str, name: str, arguments: str, status: str) -> dict:
+    return {"type": "function_call", "id": item_id, "call_id": call_id, "name": name, "arguments": arguments,
+            "status": status}
+
+
+def _response(rid: str, call: ChatCall, output: list[dict], completion: Completion | None,
+              status: str | None = None) -> dict:
+    incomplete = completion is not None and completion.finish_reason == "length"
+    status = status or ("in_progress" if completion is None else "incomplete" if incomplete else "completed")
+    usage = None
+    if completion is not None:
+        u = completion.usage
+        usage = {"input_tokens": u.prompt_tokens, "input_tokens_details": {"cached_tokens": 0},
+                 "output_tokens": u.completion_tokens,
+                 "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens},
+                 "total_tokens": u.prompt_tokens + u.completion_tokens}
+    return {"id": rid, "object": "response", "created_at": int(time.time()), "status": status,
+            "model": call.model, "output": output, "usage": usage, "error": None,
+            "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
+            "instructions": None, "metadata": {}, "parallel_tool_calls": True,
+            "tool_choice": call.params.get("tool_choice", "auto"), "tools": [], "temperature": None,
+            "top_p": None, "text": {"format": {"type": "text"}}, "store": False,
+            "reasoning": {"effort": call.reasoning_effort, "summary": None}}
+
+
+class ResponsesWire:
+    name = "responses"
+
+    def parse(self, body: dict) -> ChatCall:
+        model = require_model(body)
+        if body.get("previous_response_id"):
+            raise invalid("previous_response_id is not supported: the gateway stores nothing, send the full input")
+        params = {**pick(body, PARAMS), **_tools(body), **_format(body)}
+        return ChatCall(model=model, messages=_messages(body), params=params, stream=bool(body.get("stream")),
+                        reasoning_effort=(body.get("reasoning") or {}).get("effort"))
+
+    def render(self, completion: Completion, call: ChatCall) -> dict:
+        output = [_message_item(f"msg_{completion.id}", completion.text, "completed")] if completion.text else []
+        output += [_call_item(f"fc_{uuid.uuid4().hex[:24]}", c.id, c.name, c.arguments, "completed")
+                   for c in completion.tool_calls]
+        return _response(f"resp_{completion.id}", call, output, completion)
+
+    async def stream(self, call: ChatCall, events: AsyncIterator) -> AsyncIterator[str]:
+        rid = f"resp_{uuid.uuid4().hex[:24]}"
+        sequence = iter(range(1_000_000))
+        output: list[dict] = []  # finished items, in output order
+        open_item: dict | None = None  # the item being streamed: {"item", "index", "text" | "args"}
+        tool_items: dict[int, dict] = {}
+
+        def emit(kind: str, **fields) -> str:
+            return sse({"type": kind, "sequence_number": next(sequence), **fields}, event=kind)
+
+        def close_open() -> list[str]:
+            nonlocal open_item
+            if open_item is None:
+                return []
+            item, index = open_item["item"], open_item["index"]
+            frames = []
+            if item["type"] == "message":
+                text = "".join(open_item["text"])
+                part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+                frames += [emit("response.output_text.done", item_id=item["id"], output_index=index,
+                                content_index=0, text=text, logprobs=[]),
+                           emit("response.content_part.done", item_id=item["id"], output_index=index,
+                                content_index=0, part=part)]
+                done = _message_item(item["id"], text, "completed")
+            else:
+                arguments = "".join(open_item["args"])
+                frames.append(emit("response.function_call_arguments.done", item_id=item["id"],
+                                   output_index=index, arguments=arguments, name=item["name"]))
+                done = _call_item(item["id"], item["call_id"], item["name"], arguments, "completed")
+            frames.append(emit("response.output_item.done", output_index=index, item=done))
+            output.append(done)
+            open_item = None
+            return frames
+
+        yield emit("response.created", response=_response(rid, call, [], None))
+        yield emit("response.in_progress", response=_response(rid, call, [], None))
+        try:
+            async for event in events:
+                if isinstance(event, TextDelta):
+                    if open_item is None or open_item["item"]["type"] != "message":
+                        for frame in close_open():
+                            yield frame
+                        item = _message_item(f"msg_{uuid.uuid4().hex[:24]}", "", "in_progress")
+                        open_item = {"item": item, "index": len(output), "text": []}
+                        yield emit("response.output_item.added", output_index=len(output), item=item)
+                        yield emit("response.content_part.added", item_id=item["id"], output_index=len(output),
+                                   content_index=0, part={"type": "output_text", "text": "", "annotations": []})
+                    open_item["text"].append(event.text)
+                    yield emit("response.output_text.delta", item_id=open_item["item"]["id"],
+                               output_index=open_item["index"], content_index=0, delta=event.text, logprobs=[])
+                elif isinstance(event, ToolCallStart):
+                    for frame in close_open():
+                        yield frame
+                    item = _call_item(f"fc_{uuid.uuid4().hex[:24]}", event.id, event.name, "", "in_progress")
+                    open_item = tool_items[event.index] = {"item": item, "index": len(output), "args": []}
+                    yield emit("response.output_item.added", output_index=len(output), item=item)
+                elif isinstance(event, ToolArgsDelta):
+                    target = tool_items.get(event.index)
+                    if target is not None and target is open_item:
+                        target["args"].append(event.delta)
+                        yield emit("response.function_call_arguments.delta", item_id=target["item"]["id"],
+                                   output_index=target["index"], delta=event.delta)
+                elif isinstance(event, Finished):
+                    for frame in close_open():
+                        yield frame
+                    final = {c.id: c.arguments for c in event.completion.tool_calls}
+                    for item in output:
+                        if item["type"] == "function_call":
+                            item["arguments"] = final.get(item["call_id"], item["arguments"])
+                    yield emit("response.completed", response=_response(rid, call, output, event.completion))
+        except GatewayError as err:
+            failed = _response(rid, call, output, None, status="failed")
+            failed["error"] = {"code": err.kind, "message": err.message}
+            yield emit("response.failed", response=failed)
+
+    def error_body(self, err: GatewayError) -> dict:
+        return openai_error(err)
