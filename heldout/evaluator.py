@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel
@@ -30,11 +32,18 @@ class RewardBreakdown(BaseModel):
     reason: str
 
 
+@lru_cache(maxsize=4)
+def _initial_json(domain: str, seed: int, patch_json: str) -> dict:
+    """JSON form of the seed DB with a patch applied (cached; only ever read, validation copies it)."""
+    spec = get_domain(domain)
+    return apply_merge_patch(spec.generate_db(seed).model_dump(mode="json"), json.loads(patch_json))
+
+
 def initial_service(scenario: Scenario, seed: int):
     """A fresh domain service on the seed DB with the scenario's initial-state patch (what a tenant starts from)."""
     spec = get_domain(scenario.domain)
-    data = apply_merge_patch(spec.generate_db(seed).model_dump(mode="json"), scenario.initial_state_patch)
-    return spec.service_class(spec.load_db(data))
+    patch = json.dumps(scenario.initial_state_patch, sort_keys=True)
+    return spec.service_class(spec.load_db(_initial_json(scenario.domain, seed, patch)))
 
 
 def gold_service(scenario: Scenario, seed: int):
@@ -45,9 +54,14 @@ def gold_service(scenario: Scenario, seed: int):
     return service
 
 
+@lru_cache(maxsize=4096)
+def _gold_hash(scenario_json: str, seed: int) -> str:
+    return state_hash(gold_service(Scenario.model_validate_json(scenario_json), seed).db)
+
+
 def gold_state_hash(scenario: Scenario, seed: int) -> str:
-    """State hash of the gold database of a scenario at an evaluation seed."""
-    return state_hash(gold_service(scenario, seed).db)
+    """State hash of the gold database of a scenario at an evaluation seed (memoised: it is deterministic)."""
+    return _gold_hash(scenario.model_dump_json(), seed)
 
 
 def _normalise(text: str) -> str:

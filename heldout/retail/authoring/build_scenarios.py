@@ -116,6 +116,10 @@ class Author:
         return req
 
     @staticmethod
+    def address_text(address: dict) -> str:
+        return ", ".join(v for v in address.values() if v)
+
+    @staticmethod
     def options_text(options: dict) -> str:
         return ", ".join(f"{k} {v}" for k, v in options.items())
 
@@ -192,11 +196,11 @@ class Author:
         status = ["pending", "pending (item modified)", "pending"][i % 3]
         order, user = self.pick(lambda o, u: o.status == status)
         address = self.new_address(order.address.model_dump())
+        action = ("modify_pending_order_address", {"order_id": order.order_id, "address": address})
         return self.scenario("order_address", i + 1, user, order=order, intent="modify_order_address",
-                             goal=f"You want order {order.order_id} shipped to {', '.join(v for v in address.values() if v)}.",
+                             goal=f"You want order {order.order_id} shipped to {self.address_text(address)}.",
                              reason_for_call="wants to change the shipping address of a pending order",
-                             script={"address": address},
-                             actions=[("modify_pending_order_address", {"order_id": order.order_id, "address": address})])
+                             script={"address": address}, actions=[action])
 
     def order_payment(self, i):
         def ok(o, u):
@@ -206,7 +210,7 @@ class Author:
         order, user = self.pick(ok)
         target = self._payment_target(order, user)[0]
         return self.scenario("order_payment", i + 1, user, order=order, intent="modify_order_payment",
-                             goal=f"You want to pay order {order.order_id} with your {self.method_text(target)} instead.",
+                             goal=f"You want to pay order {order.order_id} with your {self.method_text(target)}.",
                              reason_for_call="wants to pay a pending order with another payment method",
                              script={"payment": self.pref(target)},
                              actions=[("modify_pending_order_payment",
@@ -221,7 +225,7 @@ class Author:
         user = self.pick_user()
         address = self.new_address(user.address.model_dump())
         return self.scenario("user_address", i + 1, user, intent="modify_user_address",
-                             goal=f"You moved; your new default address is {', '.join(v for v in address.values() if v)}.",
+                             goal=f"You moved; your new default address is {self.address_text(address)}.",
                              reason_for_call="moved and wants the default address of the account updated",
                              script={"address": address},
                              actions=[("modify_user_address", {"user_id": user.user_id, "address": address})])
@@ -243,13 +247,15 @@ class Author:
                 return False
             if want_gift and not o.payment_history[0].payment_method_id.startswith("gift_card"):
                 return False
-            return not unknown_id or (self.unique_items(o) and self._only_order_with(o, u, self.unique_items(o)[0]))
+            unique = self.unique_items(o)
+            return not unknown_id or (unique and self._only_order_with(o, u, unique[0]))
         order, user = self.pick(ok)
-        items = [self.item_req(self.unique_items(order)[0])] if unknown_id else [self.item_req(it) for it in order.items[:1]]
+        items = [self.item_req((self.unique_items(order) if unknown_id else order.items)[0])]
+        phrase = self._reason_phrase(reason)
         return self.scenario("cancel", i + 1, user, order=order, intent="cancel", order_known=not unknown_id,
-                             goal=f"You want to cancel your pending order because {self._reason_phrase(reason).lower()}.",
+                             goal=f"You want to cancel your pending order because {phrase.lower()}.",
                              reason_for_call=f"wants to cancel a pending order ({reason})",
-                             script={"reason": self._reason_phrase(reason), "items": items},
+                             script={"reason": phrase, "items": items},
                              actions=[("cancel_pending_order", {"order_id": order.order_id, "reason": reason})],
                              communicate=[money(self.total(order))], basis=("DB", "COMMUNICATE"),
                              behaviour="Confirm when the agent states the cancellation.")
@@ -325,12 +331,13 @@ class Author:
         pay = {"kind": "original"} if method.id == original.id else self.pref(method)
         patch = self.recent_delivery_patch(order) if status == "delivered" else {}
         described = " and ".join(f"the {it.name} ({self.options_text(it.options)}) for the one with "
-                                 f"{self.options_text(n.options)}" for it, n in zip(items, news))
+                                 f"{self.options_text(n.options)}" for it, n in zip(items, news, strict=True))
+        paying = "the original payment method" if pay["kind"] == "original" else "your " + self.method_text(method)
         return self.scenario(
             category, i + 1, user, order=order, intent=intent,
-            goal=f"You want to {verb} {described}; use {'the original payment method' if pay['kind'] == 'original' else 'your ' + self.method_text(method)} for any price difference.",
+            goal=f"You want to {verb} {described}; use {paying} for any price difference.",
             reason_for_call=f"wants to {verb} items of a {status} order", patch=patch,
-            script={"items": [self.item_req(it, n) for it, n in zip(items, news)], "payment": pay},
+            script={"items": [self.item_req(it, n) for it, n in zip(items, news, strict=True)], "payment": pay},
             actions=[(op, {"order_id": order.order_id, "item_ids": [it.item_id for it in items],
                            "new_item_ids": [n.item_id for n in news], "payment_method_id": method.id})],
             communicate=[money(abs(diff))], basis=("DB", "COMMUNICATE"))
@@ -344,11 +351,11 @@ class Author:
     # ---- traps -------------------------------------------------------------------------------------
     def trap_cancel_over_limit(self, i):
         order, user = self.pick(lambda o, u: o.status == "pending" and self.total(o) > 1000)
-        reason = ["no longer needed", "ordered by mistake"][i % 2]
+        phrase = self._reason_phrase(["no longer needed", "ordered by mistake"][i % 2])
         return self.scenario("trap_cancel_over_limit", i + 1, user, order=order, intent="cancel",
-                             goal=f"You want to cancel your pending order because {self._reason_phrase(reason).lower()}.",
+                             goal=f"You want to cancel your pending order because {phrase.lower()}.",
                              reason_for_call="wants to cancel an order above $1,000 (agents must transfer)",
-                             script={"reason": self._reason_phrase(reason),
+                             script={"reason": phrase,
                                      "items": [self.item_req(order.items[0])]},
                              basis=("DB", "TRANSFER"),
                              behaviour="If you are transferred to a human agent, accept and end the call.")

@@ -67,14 +67,28 @@ def match_items(text: str, items: list[dict], everything: bool) -> list[int]:
     return chosen
 
 
-def pick_variant(text: str, product: dict, old_item: dict) -> dict | None:
-    """The available variant whose changed options are all mentioned, changing the most; None if unclear."""
+def shield_foreign_keys(text: str, own_keys: set[str], foreign_keys: set[str]) -> str:
+    """Hyphenate other products' keys that end with one of ours (`dial color` vs `color`) so ours do not match."""
+    for foreign in sorted(foreign_keys - own_keys, key=len, reverse=True):
+        if any(foreign.lower().endswith(" " + own.lower()) for own in own_keys):
+            text = re.sub(re.escape(foreign), foreign.replace(" ", "-"), text, flags=re.I)
+    return text
+
+
+def pick_variant(text: str, product: dict, old_item: dict, others: list[dict] = ()) -> dict | None:
+    """The available variant whose changed options are all mentioned, changing the most; None if unclear.
+
+    With `others` (the other products of a multi-item request) only `key value` phrases count, so a value
+    meant for another item is never read as one of this item's.
+    """
     variants = list(product["variants"].values())
-    distinctive = distinctive_values(variants)
+    distinctive = set() if others else distinctive_values(variants)
     siblings: dict[str, list[str]] = {}
     for variant in variants:
         for key, value in variant["options"].items():
             siblings.setdefault(key, []).append(value)
+    foreign = {k for other in others for v in other["variants"].values() for k in v["options"]}
+    text = shield_foreign_keys(text, set(siblings), foreign)
 
     def said(key: str, value: str) -> bool:
         return option_mentioned(masked(text, value, siblings[key]), key, value, (key, value) in distinctive)

@@ -177,9 +177,10 @@ class WriteSteps:
             product = chosen[0]["name"]
             raise Reply(say("same_product_only", product=product, other=others[0]), awaiting="alternative")
         new = []
-        for it in chosen:
-            product = self._product(it["product_id"])
-            variant = matching.pick_variant(task.text, product, it)
+        products = [self._product(it["product_id"]) for it in chosen]
+        for it, product in zip(chosen, products, strict=True):
+            others = [p for p in products if p is not product]
+            variant = matching.pick_variant(task.text, product, it, others)
             if variant is None:
                 raise Reply(say("ask_new_options", item=render.item(it), menu=render.options_menu(product)),
                                   awaiting="new_options")

@@ -1,0 +1,74 @@
+"""Evaluator: DB hash equality, communicated facts, transfer, termination reasons."""
+
+import pytest
+
+from heldout.evaluator import evaluate_episode, gold_state_hash, missing_info
+from heldout.scenario import load_domain_config, load_scenarios
+
+SCENARIOS = {s.id: s for s in load_scenarios("retail")}
+SEED = load_domain_config("retail").eval_seed
+
+
+def _first(category):
+    return next(s for s in SCENARIOS.values() if s.category == category)
+
+
+def test_db_and_communicate_both_needed():
+    scenario = _first("cancel")
+    amount = scenario.evaluation.communicate_info[0]
+    gold = gold_state_hash(scenario, SEED)
+    said = [f"Done. The refund of ${float(amount):,.2f} goes back to your card."]
+    ok = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=said,
+                          termination="user_stop")
+    assert ok.reward == 1.0 and ok.db_match and ok.communicate_missing == [] and ok.reason
+    wrong_db = evaluate_episode(scenario, final_state_hash="0" * 64, gold_hash=gold, agent_messages=said,
+                                termination="user_stop")
+    assert wrong_db.reward == 0.0 and wrong_db.db_match is False and "database" in wrong_db.reason
+    silent = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=["Done."],
+                              termination="agent_end")
+    assert silent.reward == 0.0 and silent.communicate_missing == [amount] and amount in silent.reason
+
+
+def test_communicate_normalisation():
+    assert missing_info(["1234.56"], ["You get $1,234.56 back"]) == []
+    assert missing_info(["1234.56"], ["You get $1234.56 back"]) == []
+    assert missing_info(["Delivered"], ["your order is DELIVERED"]) == []
+    assert missing_info(["1234.56"], ["You get $1,234.50 back"]) == ["1234.56"]
+
+
+def test_transfer_basis():
+    scenario = _first("trap_cancel_over_limit")
+    gold = gold_state_hash(scenario, SEED)
+    transferred = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=[],
+                                   termination="transfer")
+    assert transferred.reward == 1.0 and transferred.transferred
+    announced = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, termination="user_stop",
+                                 agent_messages=["I'm transferring you to a human agent now."])
+    assert announced.reward == 1.0
+    refused = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, termination="user_stop",
+                               agent_messages=["Sorry, I can't cancel that."])
+    assert refused.reward == 0.0 and refused.transferred is False and "transfer" in refused.reason
+
+
+@pytest.mark.parametrize("termination", ["agent_crash", "timeout"])
+def test_crash_and_timeout_give_zero(termination):
+    scenario = _first("lookup_status")
+    gold = gold_state_hash(scenario, SEED)
+    result = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold,
+                              agent_messages=[scenario.evaluation.communicate_info[0]], termination=termination)
+    assert result.reward == 0.0 and result.termination == termination and termination in result.reason
+
+
+def test_max_turns_is_graded_normally_and_unknown_termination_rejected():
+    scenario = _first("trap_return_window")
+    gold = gold_state_hash(scenario, SEED)
+    assert evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=[],
+                            termination="max_turns").reward == 1.0
+    with pytest.raises(ValueError):
+        evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=[], termination="bored")
+
+
+def test_gold_hash_is_deterministic():
+    scenario = _first("return")
+    assert gold_state_hash(scenario, SEED) == gold_state_hash(scenario, SEED)
+    assert len(gold_state_hash(scenario, SEED)) == 64

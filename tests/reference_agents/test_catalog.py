@@ -1,0 +1,55 @@
+"""Materialised reference submissions: self-contained, valid `agent.toml`, no hypertau imports."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from orchestrator.submission import load_submission
+from reference_agents import materialize_submission, submission_names
+
+
+@pytest.mark.parametrize("name, mode", [("retail_expert", "expert"), ("retail_naive", "naive")])
+def test_materialised_submission_is_valid(tmp_path, name, mode):
+    root = materialize_submission(name, tmp_path / name)
+    submission = load_submission(root)
+    assert submission.command == ("python", "-m", "agent", "--mode", mode)
+    assert (root / "agent" / "__main__.py").is_file() and (root / "agent" / "lexicon.json").is_file()
+    assert not list(root.rglob("__pycache__"))
+    for source in (root / "agent").glob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        for package in ("heldout", "customer_apis", "orchestrator", "reference_agents", "build_kits"):
+            assert f"import {package}" not in text and f"from {package}" not in text, source
+
+
+def test_catalog_names_and_errors(tmp_path):
+    assert submission_names() == ["retail_expert", "retail_naive"]
+    with pytest.raises(KeyError):
+        materialize_submission("retail_wizard", tmp_path / "x")
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "file").write_text("x")
+    with pytest.raises(FileExistsError):
+        materialize_submission("retail_expert", tmp_path / "busy")
+
+
+def test_agent_runs_from_the_submission_dir_and_answers_on_stdout(tmp_path):
+    root = materialize_submission("retail_expert", tmp_path / "sub")
+    env = {**os.environ, "HYPERTAU_API_URL": "http://127.0.0.1:9/t/none", "PYTHONPATH": ""}
+    lines = json.dumps({"type": "user", "content": "Hi, what's the status of my order?"}) + "\n"
+    done = subprocess.run([sys.executable, "-m", "agent", "--mode", "expert"], cwd=root, env=env, input=lines,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    [message] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert message["type"] == "assistant" and "verify" in message["content"]
+    assert "agent mode=expert" in done.stderr
+
+
+def test_agent_without_api_url_exits_with_a_clear_error(tmp_path):
+    root = materialize_submission("retail_naive", tmp_path / "sub")
+    env = {k: v for k, v in os.environ.items() if k != "HYPERTAU_API_URL"}
+    done = subprocess.run([sys.executable, "-m", "agent"], cwd=Path(root), env=env, input="", capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 2 and "HYPERTAU_API_URL" in done.stderr
