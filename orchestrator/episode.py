@@ -11,6 +11,7 @@ from customer_apis.tenancy import TenantRegistry
 from heldout.evaluator import evaluate_episode
 from heldout.user_sim import ScriptedUser
 
+from .gateway.agent_seat import MENU_IN_SANDBOX, AgentModels, gateway_summary, provider_error
 from .records import write_json_atomic
 from .sandbox import Sandbox, SandboxError
 from .seeds import derive_seed
@@ -40,6 +41,7 @@ class EpisodeContext:
     episodes_dir: Path
     limits: ConversationLimits = ConversationLimits()
     extra_env: dict[str, str] | None = None
+    models: AgentModels | None = None
 
 
 def episode_id(scenario_id: str, trial: int) -> str:
@@ -102,9 +104,13 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
     started = time.time()
     error = None
     stderr_path = ctx.episodes_dir / "logs" / f"{eid}.stderr"
+    seat = ctx.models.open(eid) if ctx.models else None
     sandbox: Sandbox = ctx.sandbox_factory()
     try:
         sandbox.copy_in(ctx.submission.root, "/submission")
+        if seat is not None:
+            sandbox.copy_in(ctx.models.menu_path, MENU_IN_SANDBOX)
+            env.update(seat.env, HYPERTAU_MODEL_MENU=sandbox.visible_path(MENU_IN_SANDBOX))
         session = sandbox.start_agent(list(ctx.submission.command), cwd="/submission", env=env,
                                       stderr_path=stderr_path)
         try:
@@ -115,6 +121,8 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
         termination, exit_code, error = "agent_crash", None, str(err)
     finally:
         sandbox.stop()
+        gateway = gateway_summary(seat)
+    error = error or provider_error(gateway)
     final_hash = tenant.state_hash()
     api_calls = list(tenant.request_log)
     ctx.registry.delete(tenant.tenant_id)
@@ -127,7 +135,8 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
         "termination": termination, "agent_exit_code": exit_code, "error": error,
         "reward": breakdown.reward, "reward_breakdown": breakdown.model_dump(mode="json"),
         "initial_state_hash": initial_hash, "final_state_hash": final_hash, "gold_state_hash": gold_hash,
-        "messages": messages, "api_calls": api_calls, "credits": 0.0,
+        "messages": messages, "api_calls": api_calls,
+        "credits": gateway["credits"], "gateway": gateway,
         "turn_latencies_s": latencies, "duration_s": round(time.time() - started, 3),
         "stderr_log": str(stderr_path.relative_to(ctx.episodes_dir)),
     }

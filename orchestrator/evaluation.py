@@ -6,7 +6,7 @@ import logging
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
-from build_kits.menu import resolve_tier
+from build_kits.menu import build_menu, resolve_tier
 from build_kits.taskspec import load_task
 from customer_apis.server import ApiServer
 from customer_apis.tenancy import TenantRegistry
@@ -15,6 +15,8 @@ from heldout.scenario import load_domain_config, load_scenarios
 from heldout.task_score import score_task
 
 from .episode import ConversationLimits, EpisodeContext, episode_path, run_episode
+from .gateway import GatewayServer
+from .gateway.agent_seat import AgentModels
 from .progress import progress_bar
 from .records import RunLayout, read_json, write_json_atomic
 from .sandbox import create_sandbox
@@ -64,17 +66,20 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers:
             if not episode_path(layout.episodes, s.id, t).exists()]
     log.info("%d scenarios × %d trials: %d episodes to run", len(scenarios), trials, len(todo))
     gold = {s.id: gold_state_hash(s, eval_seed) for s in scenarios}
+    tier = resolve_tier(spec)
+    write_json_atomic(layout.eval_menu, build_menu(spec))
     registry = TenantRegistry()
-    with ApiServer(registry) as api:
+    with ApiServer(registry) as api, GatewayServer(layout.eval_ledger) as gateway:
         ctx = EpisodeContext(
             registry=registry, public_url=api.public_url, domain=spec.domain, eval_seed=eval_seed,
             run_seed=manifest["seed"], submission=submission, sandbox_factory=lambda: create_sandbox(sandbox),
             episodes_dir=layout.episodes, limits=limits,
+            models=AgentModels(gateway, manifest["run_id"], layout.eval_menu, tier.model_names, tier.reasoning),
         )
         _run_all(ctx, todo, gold, workers, show_progress)
+    ledger = gateway.ledger.summary()
     episodes = [e for e in collect_episodes(layout) if e["trial"] < trials
                 and e["scenario_id"] in gold]
-    tier = resolve_tier(spec)
     latency_limits = {"p50_limit": spec.latency.p50_s, "p90_limit": spec.latency.p90_s}
     results = score_task(
         task=spec.id, developer=manifest["developer"], episodes=episodes, trials=trials,
@@ -84,7 +89,9 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers:
     results.update({"run_id": manifest["run_id"], "seed": manifest["seed"], "sandbox": sandbox,
                     "scenario_selection": sorted(only_scenarios) if only_scenarios else "all",
                     "submission_sha256": manifest["build"]["submission_sha256"],
-                    "latency_limits_s": {"p50": spec.latency.p50_s, "p90": spec.latency.p90_s}})
+                    "latency_limits_s": {"p50": spec.latency.p50_s, "p90": spec.latency.p90_s},
+                    "gateway": {"ledger": str(layout.eval_ledger.relative_to(layout.root)),
+                                "total": ledger["total"], "by_seat": ledger["by_seat"]}})
     write_json_atomic(layout.results, results)
     return results
 

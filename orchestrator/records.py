@@ -54,5 +54,7 @@ class RunLayout:
     provenance = property(lambda self: self.root / "build" / "provenance.json")
     kit_provenance = property(lambda self: self.root / "build" / "kit_provenance.json")
     episodes = property(lambda self: self.root / "eval" / "episodes")
+    eval_ledger = property(lambda self: self.root / "eval" / "gateway_ledger.jsonl")
+    eval_menu = property(lambda self: self.root / "eval" / "menu.json")
     results = property(lambda self: self.root / "results.json")
     report = property(lambda self: self.root / "report.html")

@@ -41,16 +41,20 @@ class Seat:
 
 
 class GatewayServer:
-    """Context manager: the gateway app on `host:port` (0 = a free port), metering into `ledger_path`."""
+    """Context manager: the gateway app on `host:port` (0 = a free port), metering into `ledger_path`.
+
+    `advertised_url` is the root URL handed to clients when it differs from where the server listens (a client
+    in a container reaches the host under another name)."""
 
     def __init__(self, ledger_path: Path, *, routes: RoutingTable | None = None, host: str = "127.0.0.1",
-                 port: int = 0, warm_up: bool = True):
+                 port: int = 0, warm_up: bool = True, advertised_url: str | None = None):
         self.tokens = TokenStore()
         self.ledger = Ledger(ledger_path)
         self.routes = routes or RoutingTable.from_rate_card()
         self.meter = Meter(self.tokens, self.ledger, self.routes)
         self.host = host
         self._warm_up = warm_up
+        self._advertised_url = advertised_url
         self._server = _BackgroundUvicorn(create_app(self.meter), host, port)
 
     @property
@@ -79,7 +83,8 @@ class GatewayServer:
         """Mint a token (see `TokenStore.mint`) and the client environment for it: HYPERTAU_GATEWAY_*,
         OPENAI_* and ANTHROPIC_* all point here with that token."""
         token = self.tokens.mint(seat, run_id, models, **scope)
-        env = {"HYPERTAU_GATEWAY_URL": f"{self.url}/v1", "HYPERTAU_GATEWAY_TOKEN": token,
-               "OPENAI_BASE_URL": f"{self.url}/v1", "OPENAI_API_KEY": token,
-               "ANTHROPIC_BASE_URL": self.url, "ANTHROPIC_API_KEY": token}
+        root = (self._advertised_url or self.url).rstrip("/")
+        env = {"HYPERTAU_GATEWAY_URL": f"{root}/v1", "HYPERTAU_GATEWAY_TOKEN": token,
+               "OPENAI_BASE_URL": f"{root}/v1", "OPENAI_API_KEY": token,
+               "ANTHROPIC_BASE_URL": root, "ANTHROPIC_API_KEY": token}
         return Seat(server=self, token=token, token_id=token_id(token), env=env)

@@ -110,6 +110,10 @@ class Sandbox(abc.ABC):
     def stop(self) -> None:
         """Stop everything the sandbox started and release its resources."""
 
+    def visible_path(self, inside: str) -> str:
+        """How a process in the sandbox names the sandbox path `inside` (e.g. in an env var)."""
+        return inside
+
     def __enter__(self) -> Sandbox:
         return self
 

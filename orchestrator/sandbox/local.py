@@ -73,6 +73,9 @@ class LocalSandbox(Sandbox):
         """Host path of a sandbox path (`/submission` → `<root>/submission`)."""
         return self.root / inside.lstrip("/")
 
+    def visible_path(self, inside: str) -> str:
+        return str(self.path(inside))  # local processes see host paths
+
     def copy_in(self, source: Path, dest: str) -> None:
         target = self.path(dest)
         target.parent.mkdir(parents=True, exist_ok=True)
