@@ -28,6 +28,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/eval_throughput.py
+	$(BIN)/python benchmarks/gateway_latency.py
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache build *.egg-info
