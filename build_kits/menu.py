@@ -102,4 +102,5 @@ def build_menu(spec: TaskSpec) -> dict:
         }],
         "credit_formula": CREDIT_FORMULA,
         "reasoning_tokens": "counted as completion tokens",
+        "latency_limits_s": {"p50": spec.latency.p50_s, "p90": spec.latency.p90_s},
     }

@@ -41,6 +41,7 @@ def test_retail_01_menu_from_the_card():
     entry = menu["tiers"][0]
     assert set(entry) >= {"name", "budget_credits_per_conversation", "models"}
     assert all(set(m) >= {"name", "in_rate", "out_rate"} for m in entry["models"])
+    assert menu["latency_limits_s"] == {"p50": None, "p90": 20.0}
 
 
 def _spec(tmp_path, tier: str):

@@ -68,3 +68,10 @@ def test_malformed_requests_are_400(gateway, seat):
     assert no_messages.status_code == 400 and no_messages.json()["error"]["type"] == "invalid_request_error"
     unknown = httpx.post(gateway.url + "/v1/embeddings", json={}, headers=auth)
     assert unknown.status_code == 404 and "error" in unknown.json()
+
+
+def test_missing_host_key_is_502_naming_the_variable(seat, clients, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    oa, _ = clients(seat(models=["gpt-5-nano"]).token)
+    with pytest.raises(openai.InternalServerError, match="OPENAI_API_KEY is not set on the gateway host"):
+        oa.chat.completions.create(model="gpt-5-nano", messages=HELLO)
