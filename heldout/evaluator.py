@@ -108,4 +108,6 @@ def evaluate_episode(scenario: Scenario, *, final_state_hash: str, gold_hash: st
     result.reward = 0.0 if failures else 1.0
     checked = "+".join(b for b in basis if b != "NL_ASSERTION")
     result.reason = "; ".join(failures) if failures else f"all of {checked} satisfied ({termination})"
+    if "NL_ASSERTION" in basis:
+        result.reason += " (NL assertions are not graded by the offline evaluator)"
     return result

@@ -53,53 +53,68 @@ class StoreApi:
         raise ApiError(503, "unavailable", f"{method} {path} kept failing")
 
     def find_user_id_by_email(self, email: str) -> str:
+        """The user id of the account with this email (404 if none)."""
         return self._call("GET", "users/by-email", params={"email": email})["user_id"]
 
     def find_user_id_by_name_zip(self, first_name: str, last_name: str, zip: str) -> str:
+        """The user id of the account with this name and zip code (404 if none)."""
         params = {"first_name": first_name, "last_name": last_name, "zip": zip}
         return self._call("GET", "users/by-name-zip", params=params)["user_id"]
 
     def get_user_details(self, user_id: str) -> dict:
+        """A user's profile, payment methods and order ids."""
         return self._call("GET", f"users/{user_id}")
 
     def get_order_details(self, order_id: str) -> dict:
+        """An order with items, status, fulfillments and payments."""
         return self._call("GET", f"orders/{_path_id(order_id)}")
 
     def get_product_details(self, product_id: str) -> dict:
+        """A product type with all its variants."""
         return self._call("GET", f"products/{product_id}")
 
     def list_all_product_types(self) -> dict:
+        """Product type name -> product id."""
         return self._call("GET", "products")
 
     def get_business_date(self) -> str:
+        """The store's business date (ISO)."""
         return self._call("GET", "meta")["business_date"]
 
     def cancel_pending_order(self, order_id: str, reason: str) -> dict:
+        """Cancel a pending order with a policy reason."""
         return self._call("POST", f"orders/{_path_id(order_id)}/cancel", json={"reason": reason})
 
     def modify_pending_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
                                    payment_method_id: str) -> dict:
+        """Swap items of a pending order for other variants, settling the difference."""
         body = {"item_ids": item_ids, "new_item_ids": new_item_ids, "payment_method_id": payment_method_id}
         return self._call("POST", f"orders/{_path_id(order_id)}/items/modify", json=body)
 
     def modify_pending_order_address(self, order_id: str, address: dict) -> dict:
+        """Change the shipping address of a pending order."""
         return self._call("PUT", f"orders/{_path_id(order_id)}/address", json=address)
 
     def modify_pending_order_payment(self, order_id: str, payment_method_id: str) -> dict:
+        """Pay a pending order with another method of the user."""
         return self._call("PUT", f"orders/{_path_id(order_id)}/payment",
                           json={"payment_method_id": payment_method_id})
 
     def return_delivered_order_items(self, order_id: str, item_ids: list[str], payment_method_id: str) -> dict:
+        """Request the return of delivered items."""
         body = {"item_ids": item_ids, "payment_method_id": payment_method_id}
         return self._call("POST", f"orders/{_path_id(order_id)}/return", json=body)
 
     def exchange_delivered_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
                                        payment_method_id: str) -> dict:
+        """Request the exchange of delivered items for other variants."""
         body = {"item_ids": item_ids, "new_item_ids": new_item_ids, "payment_method_id": payment_method_id}
         return self._call("POST", f"orders/{_path_id(order_id)}/exchange", json=body)
 
     def modify_user_address(self, user_id: str, address: dict) -> dict:
+        """Change a user's default address."""
         return self._call("PUT", f"users/{user_id}/address", json=address)
 
     def transfer_to_human_agents(self, summary: str) -> dict:
+        """Hand the conversation to a human agent."""
         return self._call("POST", "transfers", json={"summary": summary})

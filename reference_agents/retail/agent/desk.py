@@ -39,6 +39,7 @@ class Task:
 
     @property
     def text(self) -> str:
+        """Everything the customer said about this task (item and option matching reads it whole)."""
         return "\n".join(self.texts)
 
 
