@@ -44,6 +44,7 @@ class Ledger:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.touch(exist_ok=True)  # the run record always has its ledger, even with no call
         self._lock = threading.Lock()
         self._entries: list[dict] = []
         if self.path.exists():

@@ -58,3 +58,17 @@ def test_totals_per_conversation_and_seat_and_resume(tmp_path, clients):
     with open(path, "a") as handle:
         handle.write('{"cut short by a cra')
     assert Ledger(path).totals().calls == 4  # reopened: entries kept, a torn last line ignored
+
+
+def test_abandoned_stream_is_charged_for_what_was_generated(gateway, seat):
+    import httpx
+
+    s = seat()
+    body = {"model": LARGE, "stream": True, "messages": [{"role": "user", "content": "MOCK_REPLY " + " ".join(f"w{i}" for i in range(400))}]}
+    with httpx.stream("POST", f"{gateway.url}/v1/chat/completions", json=body,
+                      headers={"authorization": f"Bearer {s.token}"}) as response:
+        next(response.iter_lines())  # read one frame, then hang up
+    totals = s.close()  # waits for the call in flight to reach the ledger
+    entry = gateway.ledger.entries(token_id=s.token_id)[-1]
+    assert entry["status"] in ("client_closed", "ok") and totals.calls == 1
+    assert entry["prompt_tokens"] > 0 and entry["credits"] > 0
