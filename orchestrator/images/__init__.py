@@ -1,0 +1,6 @@
+"""Sandbox images (developer, agent runtime, services), built offline and tagged by a hash of their inputs."""
+
+from .builder import BuiltImage, build_images, list_images, resolve_images
+from .catalog import CATALOG, ImageSpec
+
+__all__ = ["BuiltImage", "CATALOG", "ImageSpec", "build_images", "list_images", "resolve_images"]

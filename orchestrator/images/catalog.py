@@ -1,0 +1,57 @@
+"""What each sandbox image contains: Debian packages, pinned wheels, npm packages, our files, its user."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ImageSpec:
+    """One image of the catalog. Every input named here is staged on the host; the build has no network."""
+
+    name: str
+    summary: str
+    user: str                                 # the account with uid/gid 1000 that the sandbox runs as
+    requirements: str                         # pinned wheels: a file in orchestrator/images/files/
+    debs: tuple[str, ...] = ()                # Debian packages on top of the base
+    npm: tuple[str, ...] = ()                 # npm packages (exact versions); their bins go on PATH
+    files: tuple[tuple[str, str], ...] = ()   # (file in orchestrator/images/files/, path in the image)
+    run: tuple[str, ...] = ()                 # shell steps as root once everything is installed
+    workdir: str = "/"
+
+
+DEVELOPER = ImageSpec(
+    name="developer",
+    summary="the developer sandbox: Python 3.11, git, ripgrep, jq, document tools, Node 22, hypertau-kit",
+    user="dev",
+    requirements="developer-requirements.txt",
+    debs=("git", "ripgrep", "jq", "less", "procps"),
+    npm=("node@22.23.3",),
+    # Self-contained placeholder only: the hypertau distribution (held-out data) never enters this image.
+    files=(("hypertau_kit.py", "/opt/hypertau-kit/hypertau_kit.py"),),
+    run=("printf '#!/bin/sh\\nexec /opt/venv/bin/python /opt/hypertau-kit/hypertau_kit.py \"$@\"\\n'"
+         " > /usr/local/bin/hypertau-kit && chmod 755 /usr/local/bin/hypertau-kit",
+         "mkdir -p /workspace /kit && chown dev:dev /workspace"),
+    workdir="/workspace",
+)
+
+AGENT = ImageSpec(
+    name="agent",
+    summary="the sealed agent runtime: Python 3.11 with httpx, openai, pydantic",
+    user="agent",
+    requirements="agent-requirements.txt",
+    run=("mkdir -p /submission",),
+    workdir="/submission",
+)
+
+SERVICES = ImageSpec(
+    name="services",
+    summary="run-side services (customer API; later the gateway and client simulator); iproute2 for routes",
+    user="svc",
+    requirements="services-requirements.txt",
+    debs=("iproute2",),
+    files=(("serve_api.py", "/opt/hypertau-services/serve_api.py"),),
+)
+
+CATALOG: dict[str, ImageSpec] = {spec.name: spec for spec in (DEVELOPER, AGENT, SERVICES)}
+
