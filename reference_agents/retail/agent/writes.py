@@ -29,10 +29,10 @@ class WriteSteps:
             same = [m for m in same if (m.get("brand") or "").lower() == mention.brand]
         return same[0] if len(same) == 1 else None
 
-    def _chosen_method(self, task, user: dict, order: dict, ask: str) -> dict:
+    def _chosen_method(self, task, user: dict, order: dict, ask: str, default_original: bool = True) -> dict:
         """The payment method for this write: the customer's choice, asked for (expert) or the original."""
         if task.payment is None:
-            if self.expert:
+            if self.expert or not default_original:
                 raise Reply(ask, awaiting="payment")
             return user["payment_methods"][order["payment_history"][0]["payment_method_id"]]
         method = self._resolve(task.payment, user, order)
@@ -96,7 +96,7 @@ class WriteSteps:
         current = user["payment_methods"][entry["payment_method_id"]]
         methods = self._methods_text(user)
         method = self._chosen_method(task, user, order, say("ask_payment_new", order_id=oid, methods=methods,
-                                                              current=render.method(current)))
+                                                              current=render.method(current)), False)
         if self.expert and method["id"] == current["id"]:
             task.payment = None
             raise Reply(say("same_payment", order_id=oid, current=render.method(current), methods=methods),
