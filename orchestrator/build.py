@@ -16,9 +16,11 @@ from client_sim.modes import open_client
 
 from .harnesses import BuildContext, get_harness
 from .records import RunLayout, write_json_atomic
+from .sandbox import resolve_kind
+from .sandbox.environments import developer_environment
 from .submission import load_submission
 from .trajectory import TrajectoryWriter
-from .workspace import init_workspace, provenance_diff, seal_workspace
+from .workspace import SANDBOX_WORKSPACE, init_workspace, provenance_diff, seal_from_sandbox
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +34,12 @@ def versions() -> dict:
     return {"hypertau": own, "python": platform.python_version()}
 
 
-def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandbox: str) -> dict:
-    """Build a submission for `spec` with `developer` into `run_dir`; return the run manifest."""
+def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandbox: str | None) -> dict:
+    """Build a submission for `spec` with `developer` into `run_dir`; return the run manifest.
+
+    `sandbox` None: docker when an engine answers, else local (warned)."""
     harness = get_harness(developer)
+    sandbox = resolve_kind(sandbox)
     layout = RunLayout(run_dir)
     layout.build.mkdir(parents=True, exist_ok=True)
     manifest = {
@@ -46,17 +51,24 @@ def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandb
     kit = assemble_kit(spec, layout.kit, provenance_path=layout.kit_provenance)
     manifest["kit"] = {"sha256": kit.sha256, "files": kit.files}
     log.info("kit assembled: %d files", kit.files)
-    with tempfile.TemporaryDirectory(prefix="hypertau-ws-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="hypertau-ws-") as tmp, \
+            developer_environment(sandbox, spec, layout.kit, layout.root.name) as dev:
         workspace = Path(tmp) / "workspace"
         source = workspace_source(spec.inherited_workspace) if spec.inherited_workspace else layout.kit / "workspace"
         baseline = init_workspace(source, workspace)
         held = None if spec.client_held_facts == "all" else spec.client_held_facts
         client = open_client(spec.domain, mode="offline", log_path=layout.client_dialogue, held=held)
         ctx = BuildContext(spec=spec, kit_dir=layout.kit, workspace=workspace, client=client,
-                           trajectory=TrajectoryWriter(layout.trajectory), raw_log=layout.harness_log)
+                           trajectory=TrajectoryWriter(layout.trajectory), raw_log=layout.harness_log,
+                           sandbox=dev.sandbox, deadline=dev.deadline)
         started = time.time()
+        if harness.in_sandbox:
+            dev.sandbox.copy_in(workspace, SANDBOX_WORKSPACE)
         harness.develop(ctx)
-        index, digest = seal_workspace(workspace, layout.submission)
+        if not harness.in_sandbox:
+            dev.sandbox.copy_in(workspace, SANDBOX_WORKSPACE)  # the host copy it edited, handed over
+        index, digest = seal_from_sandbox(dev.sandbox, layout.submission)
+    manifest["sandbox_images"] = dev.images
     layout.client_dialogue.touch()
     layout.gateway_ledger.touch()
     layout.harness_log.touch()

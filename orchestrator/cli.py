@@ -21,11 +21,17 @@ tasks_app = typer.Typer(help="The build task catalog.", no_args_is_help=True)
 app.add_typer(tasks_app, name="tasks")
 models_app = typer.Typer(help="The model rate card and the menus of the tasks.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
+images_app = typer.Typer(help="Sandbox images, built offline (developer, agent runtime, services).",
+                         no_args_is_help=True)
+app.add_typer(images_app, name="images")
+sandbox_app = typer.Typer(help="Sandbox housekeeping.", no_args_is_help=True)
+app.add_typer(sandbox_app, name="sandbox")
 console = Console()
 errors = Console(stderr=True)
 
 
 class SandboxKind(StrEnum):
+    docker = "docker"
     local = "local"
 
 
@@ -34,7 +40,9 @@ Task = Annotated[str, typer.Option("--task", "-t", help="Task id from `hypertau 
 Seed = Annotated[int, typer.Option("--seed", help="Run seed: every random choice derives from it.")]
 Out = Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/<run-id>).")]
 Trials = Annotated[int, typer.Option("--trials", "-k", min=1, help="Trials per held-out scenario.")]
-Sandbox = Annotated[SandboxKind, typer.Option("--sandbox", help="Where agents run (local: not isolated).")]
+Sandbox = Annotated[SandboxKind | None, typer.Option(
+    "--sandbox", help="Where developer and agents run: docker (isolated; the default when an engine answers) "
+    "or local (plain processes, NOT isolated).", show_default=False)]
 Workers = Annotated[int, typer.Option("--workers", min=1, help="Conversations run at once.")]
 Only = Annotated[list[str] | None, typer.Option("--scenario", help="Evaluate only this scenario id (repeatable).")]
 Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing run directory.")]
@@ -74,7 +82,12 @@ def _user_errors(run_dir: Path | None = None):
         raise typer.Exit(130) from None
 
 
-def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: SandboxKind,
+def _sandbox_kind(requested: SandboxKind | None) -> str | None:
+    """The requested backend; None lets the run pick (docker when an engine answers, else local, warned)."""
+    return requested.value if requested else None
+
+
+def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: str | None,
               overwrite: bool) -> Path:
     from build_kits.taskspec import load_task
     from orchestrator.build import build_run, prepare_run_dir
@@ -83,18 +96,18 @@ def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: S
     spec = load_task(task)
     run_dir = out or Path("runs") / new_run_id(spec.id, developer)
     prepare_run_dir(run_dir, overwrite)
-    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox.value)
+    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox)
     errors.print(f"built: {escape(str(run_dir))}", highlight=False, soft_wrap=True)
     return run_dir
 
 
-def _do_evaluate(run_dir: Path, trials: int, sandbox: SandboxKind, workers: int,
+def _do_evaluate(run_dir: Path, trials: int, sandbox: str | None, workers: int,
                  only: list[str] | None = None) -> dict:
     from orchestrator.evaluation import evaluate_run
     from orchestrator.records import RunLayout
     from orchestrator.report import print_results, write_html_report
 
-    results = evaluate_run(run_dir, trials=trials, sandbox=sandbox.value, workers=workers, only_scenarios=only)
+    results = evaluate_run(run_dir, trials=trials, sandbox=sandbox, workers=workers, only_scenarios=only)
     write_html_report(results, RunLayout(run_dir).report)
     print_results(results, console)
     errors.print(escape(f"results: {run_dir / 'results.json'} · report: {run_dir / 'report.html'}"),
@@ -104,31 +117,32 @@ def _do_evaluate(run_dir: Path, trials: int, sandbox: SandboxKind, workers: int,
 
 @app.command()
 def build(developer: Developer, task: Task, seed: Seed = 0, out: Out = None,
-          sandbox: Sandbox = SandboxKind.local, overwrite: Overwrite = False) -> None:
+          sandbox: Sandbox = None, overwrite: Overwrite = False) -> None:
     """Assemble the task's kit and let a developer build a submission; seal it into a run directory."""
     with _user_errors():
-        _do_build(developer, task, seed, out, sandbox, overwrite)
+        _do_build(developer, task, seed, out, _sandbox_kind(sandbox), overwrite)
 
 
 @app.command()
 def evaluate(run_dir: Annotated[Path, typer.Argument(help="A run directory made by `hypertau build`.")],
-             trials: Trials = 1, sandbox: Sandbox = SandboxKind.local, workers: Workers = 2,
+             trials: Trials = 1, sandbox: Sandbox = None, workers: Workers = 2,
              scenario: Only = None) -> None:
     """Score a built submission on every held-out scenario (resumes an interrupted evaluation)."""
     with _user_errors(run_dir):
-        _do_evaluate(run_dir, trials, sandbox, workers, scenario)
+        _do_evaluate(run_dir, trials, _sandbox_kind(sandbox), workers, scenario)
 
 
 @app.command()
 def run(developer: Developer, task: Task, trials: Trials = 1, seed: Seed = 0, out: Out = None,
-        sandbox: Sandbox = SandboxKind.local, workers: Workers = 2, scenario: Only = None,
+        sandbox: Sandbox = None, workers: Workers = 2, scenario: Only = None,
         overwrite: Overwrite = False) -> None:
     """Build, then evaluate: the whole pipeline in one command."""
     run_dir = None
     with _user_errors():
-        run_dir = _do_build(developer, task, seed, out, sandbox, overwrite)
+        kind = _sandbox_kind(sandbox)
+        run_dir = _do_build(developer, task, seed, out, kind, overwrite)
     with _user_errors(run_dir):
-        _do_evaluate(run_dir, trials, sandbox, workers, scenario)
+        _do_evaluate(run_dir, trials, kind, workers, scenario)
 
 
 @app.command()
@@ -198,6 +212,49 @@ def models_list(task: Annotated[str | None, typer.Option("--task", "-t", help="S
         print(json.dumps(menu, indent=2))
     else:
         console.print(table)
+
+
+@images_app.command("build")
+def images_build(name: Annotated[list[str] | None, typer.Option("--name", "-n", help="Only this image (repeatable).")
+                                 ] = None,
+                 force: Annotated[bool, typer.Option("--force", help="Rebuild even if the inputs are unchanged.")
+                                  ] = False) -> None:
+    """Build the sandbox images offline (dependencies staged on the host; unchanged images are kept)."""
+    from orchestrator.images import build_images
+
+    with _user_errors():
+        for image in build_images(name, force=force):
+            console.print(f"{image.name:10} {image.tag}  {'built' if image.built else 'up to date'}",
+                          highlight=False)
+
+
+@images_app.command("list")
+def images_list() -> None:
+    """The sandbox images the engine holds, and whether each matches its current inputs."""
+    from rich.table import Table
+
+    from orchestrator.images import list_images
+
+    with _user_errors():
+        rows = list_images()
+    table = Table(title="hypertau images")
+    for column in ("image", "tag", "id", "size (MB)", "created", "current"):
+        table.add_column(column, no_wrap=True)
+    for row in rows:
+        table.add_row(row["name"], row["tag"], row["id"], str(row["size_mb"]), row["created"],
+                      "yes" if row["current"] else "stale")
+    console.print(table)
+
+
+@sandbox_app.command("cleanup")
+def sandbox_cleanup(run_id: Annotated[str | None, typer.Option("--run", help="Only this run id's resources.")
+                                      ] = None) -> None:
+    """Remove leftover hypertau containers, networks and volumes (all of them, or one run's)."""
+    from orchestrator.sandbox.engine import LABEL_RUN, sweep
+
+    with _user_errors():
+        removed = sweep(f"{LABEL_RUN}={run_id}" if run_id else LABEL_RUN)
+    console.print(", ".join(f"{count} {kind}" for kind, count in removed.items()) + " removed", highlight=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

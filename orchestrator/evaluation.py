@@ -8,8 +8,6 @@ from pathlib import Path
 
 from build_kits.menu import build_menu, resolve_tier
 from build_kits.taskspec import load_task
-from customer_apis.server import ApiServer
-from customer_apis.tenancy import TenantRegistry
 from heldout.evaluator import gold_state_hash
 from heldout.scenario import load_domain_config, load_scenarios
 from heldout.task_score import score_task
@@ -19,7 +17,8 @@ from .gateway import GatewayServer
 from .gateway.agent_seat import AgentModels
 from .progress import progress_bar
 from .records import RunLayout, read_json, write_json_atomic
-from .sandbox import create_sandbox
+from .sandbox import resolve_kind
+from .sandbox.environments import evaluation_environment
 from .submission import load_submission
 
 log = logging.getLogger(__name__)
@@ -43,7 +42,7 @@ def collect_episodes(layout: RunLayout) -> list[dict]:
     return [read_json(p) for p in sorted(layout.episodes.glob("*.json"))]
 
 
-def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers: int = 2,
+def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", workers: int = 2,
                  limits: ConversationLimits = ConversationLimits(), show_progress: bool = True,
                  only_scenarios: list[str] | None = None) -> dict:
     """Run the missing episodes of the run, then write and return `results.json`.
@@ -54,6 +53,7 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers:
     manifest = _load_manifest(layout)
     spec = load_task(manifest["task"])
     submission = load_submission(layout.submission)
+    sandbox = resolve_kind(sandbox)
     selection = spec.heldout.scenarios
     scenarios = load_scenarios(spec.domain, None if selection == "all" else list(selection))
     eval_seed = load_domain_config(spec.domain).eval_seed
@@ -68,11 +68,10 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers:
     gold = {s.id: gold_state_hash(s, eval_seed) for s in scenarios}
     tier = resolve_tier(spec)
     write_json_atomic(layout.eval_menu, build_menu(spec))
-    registry = TenantRegistry()
-    with ApiServer(registry) as api, GatewayServer(layout.eval_ledger) as gateway:
+    with evaluation_environment(sandbox, manifest["run_id"]) as env, GatewayServer(layout.eval_ledger) as gateway:
         ctx = EpisodeContext(
-            registry=registry, public_url=api.public_url, domain=spec.domain, eval_seed=eval_seed,
-            run_seed=manifest["seed"], submission=submission, sandbox_factory=lambda: create_sandbox(sandbox),
+            registry=env.registry, public_url=env.public_url, domain=spec.domain, eval_seed=eval_seed,
+            run_seed=manifest["seed"], submission=submission, sandbox_factory=env.sandbox_factory,
             episodes_dir=layout.episodes, limits=limits,
             models=AgentModels(gateway, manifest["run_id"], layout.eval_menu, tier.model_names, tier.reasoning),
         )
@@ -87,6 +86,7 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str = "local", workers:
         latency_limits=latency_limits,
     )
     results.update({"run_id": manifest["run_id"], "seed": manifest["seed"], "sandbox": sandbox,
+                    "sandbox_images": env.images,
                     "scenario_selection": sorted(only_scenarios) if only_scenarios else "all",
                     "submission_sha256": manifest["build"]["submission_sha256"],
                     "latency_limits_s": {"p50": spec.latency.p50_s, "p90": spec.latency.p90_s},

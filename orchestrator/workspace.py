@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from build_kits.tree import tree_hash, tree_index
 
+SANDBOX_WORKSPACE = "/workspace"  # where the workspace lives inside every developer sandbox
 _GIT_ENV = {"GIT_AUTHOR_NAME": "hypertau", "GIT_AUTHOR_EMAIL": "kit@hypertau.invalid",
             "GIT_COMMITTER_NAME": "hypertau", "GIT_COMMITTER_EMAIL": "kit@hypertau.invalid",
             "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
@@ -48,3 +50,11 @@ def seal_workspace(workspace: Path, submission_dir: Path) -> tuple[dict[str, str
                     ignore=shutil.ignore_patterns(".git", "__pycache__", "*.pyc"), symlinks=True)
     index = tree_index(submission_dir)
     return index, tree_hash(index)
+
+
+def seal_from_sandbox(sandbox, submission_dir: Path) -> tuple[dict[str, str], str]:
+    """Copy the workspace out of the developer's sandbox (any backend) and seal it."""
+    with tempfile.TemporaryDirectory(prefix="hypertau-seal-") as tmp:
+        copied = Path(tmp) / "workspace"
+        sandbox.copy_out(SANDBOX_WORKSPACE, copied)
+        return seal_workspace(copied, submission_dir)

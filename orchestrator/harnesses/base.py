@@ -8,6 +8,7 @@ from pathlib import Path
 
 from build_kits.taskspec import TaskSpec
 
+from ..sandbox.base import Sandbox
 from ..trajectory import TrajectoryWriter
 
 
@@ -25,6 +26,8 @@ class BuildContext:
     client: object  # client_sim.ClientSimulator: ask(question) -> str
     trajectory: TrajectoryWriter
     raw_log: Path
+    sandbox: Sandbox | None = None    # the developer's sandbox: workspace at /workspace, kit at /kit
+    deadline: float | None = None     # time.monotonic() when the task's wall-clock limit is reached
 
 
 class Harness(abc.ABC):
@@ -32,6 +35,9 @@ class Harness(abc.ABC):
 
     name: str = "abstract"
     version: str = "builtin"
+    # False: works on `ctx.workspace` on the host, handed to the sandbox afterwards (built-ins).
+    # True: works inside `ctx.sandbox`, which holds the workspace from the start.
+    in_sandbox: bool = False
 
     @abc.abstractmethod
     def develop(self, ctx: BuildContext) -> None:
