@@ -1,0 +1,161 @@
+"""Engine-free parts of the docker backend: frame streams, tar copies, sealing from a sandbox, backend choice,
+Dockerfile rendering, input hashes, the Debian mirror, and the containerised API's admin client."""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tarfile
+import time
+from dataclasses import replace
+
+import pytest
+
+from orchestrator.images import CATALOG
+from orchestrator.images.base import debian_mirror
+from orchestrator.images.builder import FILES, inputs_hash
+from orchestrator.images.dockerfile import render
+from orchestrator.sandbox import LocalSandbox, SandboxError, resolve_kind, streams, tarball
+from orchestrator.workspace import init_workspace, seal_from_sandbox, seal_workspace
+
+
+def _frame(stream: int, payload: bytes) -> bytes:
+    return bytes([stream, 0, 0, 0]) + struct.pack(">I", len(payload)) + payload
+
+
+def test_stdout_lines_demultiplex_and_split_across_frames():
+    ours, theirs = socket.socketpair()
+    theirs.sendall(_frame(1, b'{"a": 1}\n{"b"') + _frame(2, b"noise on stderr\n") + _frame(1, b": 2}\ntail"))
+    theirs.close()
+    assert list(streams.stdout_lines(ours)) == ['{"a": 1}\n', '{"b": 2}\n', "tail"]
+
+
+def test_collect_separates_streams_and_honours_the_deadline():
+    ours, theirs = socket.socketpair()
+    theirs.sendall(_frame(1, b"out") + _frame(2, b"err"))
+    out, err, cut = streams.collect(ours, deadline=time.monotonic() + 0.3)
+    assert (out, err, cut) == (b"out", b"err", True)  # the peer never closed: the deadline ended it
+
+
+def test_pack_owns_entries_and_unpack_merges_like_local(tmp_path):
+    source = tmp_path / "src"
+    (source / "sub").mkdir(parents=True)
+    (source / "sub" / "a.txt").write_text("A")
+    data = tarball.pack(source, "workspace", 1000, 1000)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        assert {m.name for m in tar} == {"workspace", "workspace/sub", "workspace/sub/a.txt"}
+        assert {(m.uid, m.gid) for m in tar} == {(1000, 1000)}
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / "keep.txt").write_text("K")
+    tarball.unpack([data], "workspace", dest)
+    assert (dest / "sub" / "a.txt").read_text() == "A" and (dest / "keep.txt").exists()
+
+
+def test_unpack_skips_members_escaping_the_destination(tmp_path):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name, content in (("ws/ok.txt", b"ok"), ("ws/../../evil.txt", b"x")):
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+    tarball.unpack([buffer.getvalue()], "ws", tmp_path / "out")
+    assert (tmp_path / "out" / "ok.txt").read_text() == "ok"
+    assert not (tmp_path / "evil.txt").exists() and not (tmp_path.parent / "evil.txt").exists()
+
+
+def test_sealing_from_a_sandbox_equals_sealing_the_workspace(tmp_path):
+    source = tmp_path / "inherited"
+    source.mkdir()
+    (source / "agent.toml").write_text('[agent]\ncommand = ["python", "agent.py"]\n')
+    workspace = tmp_path / "ws"
+    init_workspace(source, workspace)
+    (workspace / "agent.py").write_text("print('hi')\n")
+    with LocalSandbox() as box:
+        box.copy_in(workspace, "/workspace")
+        from_box = seal_from_sandbox(box, tmp_path / "sealed-from-box")
+    direct = seal_workspace(workspace, tmp_path / "sealed-direct")
+    assert from_box == direct
+    assert not (tmp_path / "sealed-from-box" / ".git").exists()
+
+
+def test_backend_choice(monkeypatch):
+    import orchestrator.sandbox.engine as engine
+
+    assert resolve_kind("local") == "local" and resolve_kind("docker") == "docker"
+    with pytest.raises(SandboxError, match="unknown sandbox backend 'podman'"):
+        resolve_kind("podman")
+    monkeypatch.setattr(engine, "engine_available", lambda: False)
+    assert resolve_kind(None) == "local"
+    monkeypatch.setattr(engine, "engine_available", lambda: True)
+    assert resolve_kind(None) == "docker"
+
+
+def test_dockerfiles_install_offline_only():
+    for spec in CATALOG.values():
+        text = render(spec)
+        assert "--no-index" in text and "pip download" not in text
+        assert "apt-get update" not in text and "curl" not in text and "npm install" not in text
+        assert "USER 1000:1000" in text
+
+
+def test_input_hash_follows_every_input():
+    spec = CATALOG["agent"]
+    first = inputs_hash(spec, "sha256:base", "x86_64")
+    assert first == inputs_hash(spec, "sha256:base", "x86_64")
+    assert first != inputs_hash(spec, "sha256:other", "x86_64")
+    assert first != inputs_hash(spec, "sha256:base", "aarch64")
+    assert first != inputs_hash(replace(spec, debs=("jq",)), "sha256:base", "x86_64")
+
+
+def test_developer_image_gets_no_hypertau_code():
+    """Invariant 4: only the self-contained kit tool is copied in; it imports the standard library only."""
+    developer = CATALOG["developer"]
+    assert [source for source, _ in developer.files] == ["hypertau_kit.py"]
+    tree = ast.parse((FILES / "hypertau_kit.py").read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_debian_mirror_from_deb822_and_one_line_sources(tmp_path):
+    (tmp_path / "sources.list.d").mkdir()
+    (tmp_path / "sources.list.d" / "debian.sources").write_text(
+        "Types: deb\nURIs: http://mirror.example/debian-security\nSuites: bookworm-security\n\n"
+        "Types: deb\nURIs: http://mirror.example/debian/\nSuites: bookworm bookworm-updates\n")
+    assert debian_mirror(tmp_path) == "http://mirror.example/debian"
+    (tmp_path / "sources.list.d" / "debian.sources").unlink()
+    (tmp_path / "sources.list").write_text("deb [arch=amd64] http://other.example/debian bookworm main\n")
+    assert debian_mirror(tmp_path) == "http://other.example/debian"
+
+
+def test_admin_client_against_the_service_entrypoint(tmp_path):
+    """The services-container entrypoint on the host: admin app on a Unix socket, same face as a registry."""
+    from orchestrator.sandbox.admin_client import RemoteTenantRegistry
+
+    sock = tmp_path / "admin.sock"
+    env = {**os.environ, "HYPERTAU_ADMIN_TOKEN": "t0ken"}
+    server = subprocess.Popen([sys.executable, str(FILES / "serve_api.py"), "--host", "127.0.0.1",
+                               "--public-port", "0", "--admin-uds", str(sock)], env=env,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().strip() == "ready"
+        registry = RemoteTenantRegistry(str(sock), "t0ken")
+        tenant = registry.create("retail", seed=3)
+        assert len(tenant.state_hash()) == 64 and tenant.request_log == []
+        assert registry.delete(tenant.tenant_id)
+        with pytest.raises(SandboxError, match="404"):
+            tenant.state_hash()
+        with pytest.raises(SandboxError, match="401"):
+            RemoteTenantRegistry(str(sock), "wrong").create("retail", seed=3)
+        registry.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
