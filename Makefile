@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-fast lint bench clean
+.PHONY: setup demo test test-fast docker-engine images lint bench clean
 
 setup: $(STAMP)
 
@@ -17,7 +17,15 @@ $(STAMP): pyproject.toml
 demo: setup  ## build with the reference developer, evaluate offline, print the score table
 	$(BIN)/hypertau run --developer reference --task retail-01 --trials 2 --out runs/demo --overwrite
 
-test: setup  ## the whole test suite (Docker tests included when an engine answers)
+docker-engine:  ## a Docker engine that answers: installed and started as root on Debian, otherwise says why
+	@scripts/ensure-docker.sh
+
+images: setup  ## the sandbox images, built offline when an engine answers (unchanged inputs: nothing rebuilt)
+	@if $(BIN)/python -c 'import sys; from orchestrator.sandbox.engine import engine_available as up; sys.exit(not up())'; \
+	then scripts/ensure-image-tools.sh && $(BIN)/hypertau images build; \
+	else echo "images: no Docker engine answers, skipped (the docker tests will be skipped)"; fi
+
+test: setup docker-engine images  ## the whole test suite (Docker tests included when an engine answers)
 	$(BIN)/python -m pytest -q
 
 test-fast: setup
