@@ -2,7 +2,8 @@
 
 A request that reached a tenant is a `TenantRequest`; every layer is an async callable
 `layer(tenant, request, call_next) -> TenantResponse` and may rewrite the request, answer it itself
-(e.g. 429, 202) or rewrite the response (and name the defect it applied in `response.defect`).
+(e.g. 429, 202) or rewrite the response (and name the defect it applied in `response.defect`, what grading
+needs in `response.defect_detail`, and any unsafe client behaviour it saw in `response.violations`).
 The innermost handler calls the domain's FastAPI app through ASGI, with the tenant in `scope["state"]`.
 """
 
@@ -30,6 +31,12 @@ class TenantRequest:
     query_string: bytes = b""
     headers: list[tuple[bytes, bytes]] = field(default_factory=list)
     body: bytes = b""
+    internal: bool = False  # made by a layer (e.g. to read the state it lags behind): never counted or logged
+
+    def header(self, name: str) -> str | None:
+        """The value of a header (case-insensitive), or None."""
+        wanted = name.lower().encode("latin-1")
+        return next((value.decode("latin-1") for key, value in self.headers if key.lower() == wanted), None)
 
     def query(self) -> dict[str, str]:
         """Query parameters (the last value wins when one is repeated)."""
@@ -42,12 +49,14 @@ class TenantRequest:
 
 @dataclass
 class TenantResponse:
-    """An HTTP response on its way back to the client, plus the defect a layer applied (if any)."""
+    """An HTTP response on its way back to the client, plus what the layers noted for the request log."""
 
     status: int
     body: bytes
     headers: list[tuple[bytes, bytes]] = field(default_factory=lambda: list(JSON_HEADERS))
     defect: str | None = None
+    defect_detail: dict[str, Any] | None = None
+    violations: list[dict[str, Any]] = field(default_factory=list)
 
     def json(self) -> Any:
         """The body as JSON, its text if it is not JSON, or None when empty."""

@@ -14,6 +14,8 @@ from typing import Any
 
 import anyio
 
+from customer_apis.defects.clock import Clock, WallClock
+from customer_apis.defects.stack import defect_layers
 from customer_apis.domains import get_domain
 from customer_apis.hashing import state_hash
 from customer_apis.patching import merge_patch_in_place
@@ -33,6 +35,7 @@ class Tenant:
     seed: int
     service: Any
     defects: Any = None
+    layers: list[Layer] = field(default_factory=list)  # this tenant's defects, outermost first
     request_log: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -57,8 +60,9 @@ class Tenant:
             return self.db.model_dump(mode="json")
 
     async def handle(self, request: TenantRequest, app: Any, layers: Sequence[Layer] = ()) -> TenantResponse:
-        """Serve one request through `layers` and the domain `app`, serialised with other requests, and log it."""
-        handler = build_handler(self, app, layers)
+        """Serve one request through `layers`, the tenant's own defect layers and the domain `app`, serialised
+        with other requests, and log it."""
+        handler = build_handler(self, app, [*layers, *self.layers])
         async with holding(self.lock):
             started, clock = time.time(), time.perf_counter()
             try:
@@ -82,6 +86,8 @@ class Tenant:
             "latency_ms": round(latency_ms, 3),
             "response": response.json(),
             "defect": response.defect,
+            "defect_detail": response.defect_detail,
+            "violations": list(response.violations),
         }
         self.request_log.append(entry)
         return entry
@@ -101,22 +107,26 @@ async def holding(lock: threading.Lock, poll_seconds: float = 0.001) -> AsyncIte
 class TenantRegistry:
     """Thread-safe store of live tenants, addressable by id (admin side) and by token (public side)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock | None = None) -> None:
+        self.clock = clock or WallClock()  # what defect delays are measured on (tests inject a manual clock)
         self._lock = threading.Lock()
         self._by_id: dict[str, Tenant] = {}
         self._by_token: dict[str, Tenant] = {}
         self._ids = itertools.count(1)
 
     def create(self, domain: str, seed: int, initial_state_patch: dict | None = None, defects: Any = None) -> Tenant:
-        """A new tenant on a fresh seed DB with the merge patch applied and re-validated.
+        """A new tenant on a fresh seed DB with the merge patch applied and re-validated, and the defect layers
+        of `defects` (the JSON of `customer_apis.defects.spec.TenantDefects`, or None for a healthy API).
 
-        Raises UnknownDomainError, TypeError (patch not an object) or pydantic ValidationError (bad patch).
+        Raises UnknownDomainError, TypeError (patch not an object), pydantic ValidationError (bad patch) or
+        DefectSpecError (bad defects).
         """
         spec = get_domain(domain)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError("seed must be an integer")
         if initial_state_patch is not None and not isinstance(initial_state_patch, dict):
             raise TypeError("initial_state_patch must be a JSON object")
+        layers = defect_layers(domain, defects, self.clock)
         if initial_state_patch:
             db = spec.load_db(merge_patch_in_place(spec.seed_json(seed), initial_state_patch))
         else:
@@ -129,6 +139,7 @@ class TenantRegistry:
                 seed=seed,
                 service=spec.service_class(db),
                 defects=defects,
+                layers=layers,
             )
             self._by_id[tenant.tenant_id] = tenant
             self._by_token[tenant.token] = tenant

@@ -10,14 +10,14 @@ from customer_apis.retail.schemas import (
     CancelOrderRequest,
     ExchangeItemsRequest,
     ModifyItemsRequest,
-    OrderSummary,
+    OrderPage,
     PaymentMethodRequest,
     ReturnItemsRequest,
     TransferRequest,
     TransferResult,
     UserIdResult,
 )
-from customer_apis.retail.service import RetailService
+from customer_apis.retail.service import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, RetailService
 
 OPENAPI_TAGS = [
     {"name": "users", "description": "Find customers and read or update their profile."},
@@ -60,11 +60,16 @@ def create_router() -> APIRouter:
         return service.get_user_details(user_id)
 
     @router.get("/users/{user_id}/orders", tags=["users"], operation_id="list_user_orders",
-                summary="List a user's orders", response_model=list[OrderSummary],
+                summary="List a user's orders, a page at a time", response_model=OrderPage,
                 responses=error_responses(404, 422))
-    def list_user_orders(user_id: str = UserIdPath, service: RetailService = service_dep) -> list[OrderSummary]:
-        """Id, status, date placed and total of every order of the user."""
-        return service.list_user_orders(user_id)
+    def list_user_orders(user_id: str = UserIdPath,
+                         limit: int = Query(default=PAGE_LIMIT_DEFAULT, ge=1, le=PAGE_LIMIT_MAX,
+                                            description="Orders per page."),
+                         cursor: str | None = Query(default=None, description="`next_cursor` of the previous page."),
+                         service: RetailService = service_dep) -> OrderPage:
+        """Id, status, date placed and total of the user's orders, newest first. Follow `next_cursor` until it
+        is null to see them all."""
+        return service.list_user_orders(user_id, limit, cursor)
 
     @router.put("/users/{user_id}/address", tags=["users"], operation_id="modify_user_address",
                 summary="Change a user's default address", response_model=User,

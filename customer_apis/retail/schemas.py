@@ -72,6 +72,13 @@ class OrderSummary(BaseModel):
     total: float = Field(description="Sum of the item prices, in the store currency.")
 
 
+class OrderPage(BaseModel):
+    """One page of a user's orders, newest first, and the cursor of the next page (null on the last one)."""
+
+    orders: list[OrderSummary]
+    next_cursor: str | None = Field(description="Pass as `cursor` to get the next page; null when there is none.")
+
+
 class TransferResult(BaseModel):
     """Acknowledgement of a hand-off to a human agent."""
 

@@ -8,6 +8,8 @@ state forbids the operation (status, gift-card balance) is 409; anything wrong i
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, get_args
@@ -28,10 +30,11 @@ from customer_apis.retail.models import (
     User,
     Variant,
 )
-from customer_apis.retail.schemas import OrderSummary, TransferResult, UserIdResult
+from customer_apis.retail.schemas import OrderPage, OrderSummary, TransferResult, UserIdResult
 
 CANCEL_REASONS: tuple[str, ...] = get_args(CancelReason)
 ADDRESS_CHANGE_STATUSES = ("pending", "pending (item modified)")
+PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX = 10, 50
 
 
 class RetailService:
@@ -94,10 +97,17 @@ class RetailService:
         """A user's profile, payment methods and order ids."""
         return self._user(user_id).model_copy(deep=True)
 
-    def list_user_orders(self, user_id: str) -> list[OrderSummary]:
-        """Id, status, date and total of each of a user's orders, in the user's order."""
+    def list_user_orders(self, user_id: str, limit: int = PAGE_LIMIT_DEFAULT, cursor: str | None = None) -> OrderPage:
+        """One page of a user's order lines (id, status, date, total), newest first (date, then id)."""
         user = self._user(user_id)
-        return [_summary(self.db.orders[order_id]) for order_id in user.orders]
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= PAGE_LIMIT_MAX:
+            raise invalid_request(f"limit must be an integer from 1 to {PAGE_LIMIT_MAX}")
+        orders = sorted((self.db.orders[order_id] for order_id in user.orders),
+                        key=lambda order: (order.placed_on, order.order_id), reverse=True)
+        start = _cursor_offset(cursor, len(orders))
+        end = start + limit
+        return OrderPage(orders=[_summary(order) for order in orders[start:end]],
+                         next_cursor=_cursor(end) if end < len(orders) else None)
 
     def get_order_details(self, order_id: str) -> Order:
         """An order with items, status, shipments and payments."""
@@ -375,6 +385,25 @@ def _credit_gift_card(user: User, method_id: str, amount: float) -> None:
 def _entry(kind: str, amount: float, method_id: str) -> PaymentEntry:
     """A payment-history entry with the amount rounded to cents."""
     return PaymentEntry(transaction_type=kind, amount=round_money(amount), payment_method_id=method_id)
+
+
+def _cursor(offset: int) -> str:
+    """The opaque cursor of the page starting at `offset`."""
+    return base64.urlsafe_b64encode(f"offset:{offset}".encode()).decode().rstrip("=")
+
+
+def _cursor_offset(cursor: str | None, size: int) -> int:
+    """The offset a cursor of `_cursor` stands for (0 without one); 422 for anything else."""
+    if cursor is None:
+        return 0
+    try:
+        text = base64.urlsafe_b64decode(_text("cursor", cursor) + "=" * (-len(cursor) % 4)).decode()
+        offset = int(text.removeprefix("offset:")) if text.startswith("offset:") else -1
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        offset = -1
+    if not 0 < offset < size:
+        raise invalid_request("invalid cursor")
+    return offset
 
 
 def _summary(order: Order) -> OrderSummary:

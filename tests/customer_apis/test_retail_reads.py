@@ -30,15 +30,29 @@ def test_get_user_details(api):
     api.rejected("GET", "/users/nobody_at_all_0000", 404, "not_found")
 
 
-def test_list_user_orders(api):
+def test_list_user_orders_pages_newest_first(api):
     db = api.tenant.db
-    user = next(u for u in db.users.values() if len(u.orders) >= 2)
+    user = next(u for u in db.users.values() if len(u.orders) >= 3)
+    newest_first = sorted(user.orders, key=lambda oid: (db.orders[oid].placed_on, oid), reverse=True)
     body = api.call("GET", f"/users/{user.user_id}/orders").json()
-    assert [line["order_id"] for line in body] == user.orders
-    first = db.orders[user.orders[0]]
-    assert body[0] == {"order_id": first.order_id, "status": first.status, "placed_on": first.placed_on.isoformat(),
-                       "total": round(sum(item.price for item in first.items), 2)}
+    assert [line["order_id"] for line in body["orders"]] == newest_first and body["next_cursor"] is None
+    first = db.orders[newest_first[0]]
+    assert body["orders"][0] == {"order_id": first.order_id, "status": first.status,
+                                 "placed_on": first.placed_on.isoformat(),
+                                 "total": round(sum(item.price for item in first.items), 2)}
+    seen, cursor = [], None
+    while True:
+        page = api.call("GET", f"/users/{user.user_id}/orders", params={"limit": 2, **({"cursor": cursor} if cursor
+                                                                                     else {})}).json()
+        assert len(page["orders"]) <= 2
+        seen += [line["order_id"] for line in page["orders"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == newest_first
     api.rejected("GET", "/users/nobody_at_all_0000/orders", 404, "not_found")
+    for params in ({"limit": 0}, {"limit": 51}, {"cursor": "garbage"}, {"cursor": "b2Zmc2V0OjA"}):
+        api.rejected("GET", f"/users/{user.user_id}/orders", 422, "invalid_request", params=params)
 
 
 def test_get_order_details_with_or_without_hash(api):

@@ -40,8 +40,9 @@ def test_initial_state_patch_is_applied_and_revalidated(registry):
     base = generate_db(7)
     user_id = next(iter(base.users))
     tenant = registry.create("retail", 7, initial_state_patch={"users": {user_id: {"email": "patched@example.com"}}},
-                             defects={"profile": "none"})
-    assert tenant.db.users[user_id].email == "patched@example.com" and tenant.defects == {"profile": "none"}
+                             defects={"task": "retail-01", "defects": []})
+    assert tenant.db.users[user_id].email == "patched@example.com"
+    assert tenant.defects == {"task": "retail-01", "defects": []} and tenant.layers == []
     from pydantic import ValidationError
 
     with pytest.raises(ValidationError):
@@ -130,7 +131,8 @@ def test_request_log_entries(api):
     assert second["status"] == 200 and second["response"]["status"] == "cancelled" and second["defect"] is None
     assert third["body"] == "not json" and third["status"] == 422
     assert all(entry["latency_ms"] >= 0 and entry["ts"] > 1.7e9 for entry in api.tenant.request_log)
-    assert set(first) == {"seq", "ts", "method", "path", "query", "body", "status", "latency_ms", "response", "defect"}
+    assert set(first) == {"seq", "ts", "method", "path", "query", "body", "status", "latency_ms", "response", "defect",
+                          "defect_detail", "violations"}
 
 
 # error shapes -----------------------------------------------------------------------------------
@@ -191,7 +193,7 @@ def test_layers_sit_between_dispatcher_and_service(registry):
                                   defect="rate_limit")
         return await call_next(request)
 
-    tenant = registry.create("retail", 7, defects=["date_to_datetime", "rate_limit"])
+    tenant = registry.create("retail", 7)
     client = TestClient(create_public_app(registry, layers=[flip_business_date, rate_limit_transfers]))
     assert client.get(f"/t/{tenant.token}/meta").json()["business_date"] == "2026-06-15T00:00:00Z"
     limited = client.post(f"/t/{tenant.token}/transfers", json={"summary": "x"})
