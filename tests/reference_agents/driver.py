@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from customer_apis.errors import ApiError as ServiceError
 from customer_apis.hashing import state_hash
@@ -96,40 +91,4 @@ def play_inprocess(scenario: Scenario, user_seed: int, mode: str, eval_seed: int
     episode = Episode(termination="")
     episode.termination = converse(desk.respond, scenario, user_seed, episode.messages)
     episode.final_hash = state_hash(service.db)
-    return grade(scenario, episode, eval_seed)
-
-
-def play_subprocess(scenario: Scenario, user_seed: int, submission: Path, command: list[str], registry,
-                    public_url: str, eval_seed: int, timeout: float = 20.0) -> Episode:
-    """One conversation with the agent as a process of a materialised submission, against a live tenant."""
-    tenant = registry.create("retail", seed=eval_seed, initial_state_patch=scenario.initial_state_patch or None)
-    env = {**os.environ, "HYPERTAU_API_URL": f"{public_url}/t/{tenant.token}",
-           "HYPERTAU_CONVERSATION_ID": scenario.id, "PYTHONPATH": ""}
-    argv = [sys.executable if c == "python" else c for c in command]
-    proc = subprocess.Popen(argv, cwd=submission, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, bufsize=1)
-    stderr: list[str] = []
-    threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True).start()
-
-    def send(text: str):
-        proc.stdin.write(json.dumps({"type": "user", "content": text}) + "\n")
-        proc.stdin.flush()
-        result: list[str] = []
-        reader = threading.Thread(target=lambda: result.append(proc.stdout.readline()), daemon=True)
-        reader.start()
-        reader.join(timeout)
-        return json.loads(result[0]) if result and result[0].strip() else None
-
-    episode = Episode(termination="")
-    try:
-        episode.termination = converse(send, scenario, user_seed, episode.messages)
-    finally:
-        proc.stdin.close()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    episode.final_hash = tenant.state_hash()
-    registry.delete(tenant.tenant_id)
-    episode.messages.append({"role": "stderr", "content": "".join(stderr)[-2000:]})
     return grade(scenario, episode, eval_seed)
