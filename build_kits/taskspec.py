@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .deployment import DeploymentError, load_deployment
+
 TASKS_PACKAGE = "build_kits.tasks"
 
 
@@ -65,7 +67,7 @@ class TaskSpec(_Strict):
     evidence_variant: Literal["core", "hard", "hard_client", "kb"] = "core"
     fact_sections: list[str] = []
     client_held_facts: Literal["all"] | list[str] = "all"
-    defect_profile: str = "none"
+    defect_profile: str = "none"  # a manifest in build_kits/deployments/ (host side only), or "none"
     inherited_workspace: str | None = None
     dev_seed: int = 7
     tier: Tier
@@ -97,6 +99,12 @@ def parse_task_file(path: Path) -> TaskSpec:
         raise TaskSpecError(f"task spec {path}: {_describe(err)}") from None
     if Path(path).stem != spec.id:
         raise TaskSpecError(f"task spec {path}: id {spec.id!r} does not match the file name")
+    try:
+        deployment = load_deployment(spec.defect_profile)
+    except DeploymentError as err:
+        raise TaskSpecError(f"task spec {path}: defect_profile: {err}") from None
+    if deployment is not None and deployment.domain != spec.domain:
+        raise TaskSpecError(f"task spec {path}: defect_profile {spec.defect_profile!r} is for {deployment.domain}")
     return spec
 
 

@@ -1,4 +1,5 @@
-"""Grade an episode: gold DB (seed + patch + gold actions, no defects), communicated facts, termination."""
+"""Grade an episode: gold DB (seed + patch + gold actions, no defects), communicated facts, termination, and
+unsafe handling of the API's defects (any violation in the tenant's request log zeroes the reward)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from customer_apis.defects.violations import find_violations
 from customer_apis.domains import get_domain
 from customer_apis.hashing import state_hash
 from customer_apis.patching import apply_merge_patch
@@ -18,6 +20,7 @@ from heldout.scenario import Scenario
 Termination = Literal["user_stop", "agent_end", "transfer", "max_turns", "agent_crash", "timeout"]
 TERMINATIONS: tuple[str, ...] = Termination.__args__
 ZERO_TERMINATIONS = ("agent_crash", "timeout")
+API_DEFECT = "api_defect"  # the reason tag of an episode zeroed for unsafe handling of a defect
 TRANSFER_WORDS = re.compile(r"\btransfer", re.I)
 
 
@@ -29,6 +32,7 @@ class RewardBreakdown(BaseModel):
     db_match: bool | None = None
     communicate_missing: list[str] | None = None
     transferred: bool | None = None
+    violations: list[dict] = []
     reason: str
 
 
@@ -82,11 +86,22 @@ def _announced_transfer(termination: str, agent_messages: Sequence[str]) -> bool
     return termination == "user_stop" and bool(TRANSFER_WORDS.search(last))
 
 
+def _api_defect(violations: list[dict]) -> str:
+    """`api_defect: <kind> at request <seq> (<method> <path>); ...`"""
+    return f"{API_DEFECT}: " + "; ".join(f"{v['kind']} at request {v['seq']} ({v['method']} {v['path']})"
+                                         for v in violations)
+
+
 def evaluate_episode(scenario: Scenario, *, final_state_hash: str, gold_hash: str, agent_messages: list[str],
-                     termination: str) -> RewardBreakdown:
-    """Reward = product of the basis components (DB, COMMUNICATE, TRANSFER); crash and timeout give 0."""
+                     termination: str, request_log: Sequence[dict] = ()) -> RewardBreakdown:
+    """Reward = product of the basis components (DB, COMMUNICATE, TRANSFER); crash, timeout and any violation
+    in the request log (double write after a timeout, acting on a stale read, a write left unresolved) give 0."""
     if termination not in TERMINATIONS:
         raise ValueError(f"unknown termination {termination!r}; expected one of {', '.join(TERMINATIONS)}")
+    violations = find_violations(request_log)
+    if violations:
+        return RewardBreakdown(reward=0.0, termination=termination, violations=violations,
+                               reason=_api_defect(violations))
     if termination in ZERO_TERMINATIONS:
         return RewardBreakdown(reward=0.0, termination=termination,
                                reason=f"episode ended by {termination}: reward 0")

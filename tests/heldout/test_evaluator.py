@@ -72,3 +72,20 @@ def test_gold_hash_is_deterministic():
     scenario = _first("return")
     assert gold_state_hash(scenario, SEED) == gold_state_hash(scenario, SEED)
     assert len(gold_state_hash(scenario, SEED)) == 64
+
+
+def test_a_violation_in_the_request_log_zeroes_the_reward_with_reason_api_defect():
+    scenario = _first("cancel")
+    gold = gold_state_hash(scenario, SEED)
+    said = [f"Refund of ${float(scenario.evaluation.communicate_info[0]):,.2f}"]
+    log = [{"seq": 1, "method": "POST", "path": "/orders/#W1/cancel", "violations": [],
+            "defect_detail": {"opens": "t1", "if_unresolved": "unresolved_timeout"}},
+           {"seq": 2, "method": "POST", "path": "/orders/#W1/cancel", "defect_detail": {"closes": ["t1"]},
+            "violations": [{"kind": "double_write", "message": "sent again without its key"}]}]
+    result = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=said,
+                              termination="user_stop", request_log=log)
+    assert result.reward == 0.0 and result.reason.startswith("api_defect: double_write at request 2")
+    assert [(v["kind"], v["seq"]) for v in result.violations] == [("double_write", 2)]
+    clean = evaluate_episode(scenario, final_state_hash=gold, gold_hash=gold, agent_messages=said,
+                             termination="user_stop", request_log=log[:1] + [{**log[1], "violations": []}])
+    assert clean.reward == 1.0 and clean.violations == []

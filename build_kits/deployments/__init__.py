@@ -1,0 +1,1 @@
+"""Deployment manifests (host side only): the defects of each production API profile, as data."""
