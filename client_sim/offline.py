@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from client_sim.dialogue_log import DialogueLog
+from client_sim.guards import Guards
 from client_sim.knowledge import client_knowledge
 from client_sim.persona import Persona, load_persona, read_data
 from client_sim.protocol import ClientAnswer
 from client_sim.retrieval import FactIndex, Hit
-from evidence_corpus.text import normalize
 
 
 class OfflineClient:
@@ -24,7 +23,7 @@ class OfflineClient:
         self.persona: Persona = load_persona(domain)
         self._index = FactIndex(facts, read_data(f"synonyms_{domain}.json"),
                                 k1=float(settings["bm25_k1"]), b=float(settings["bm25_b"]))
-        self._dump = [re.compile(p) for p in settings["dump_patterns"]]
+        self._guards = Guards(self.persona.phrases)
         self._threshold = float(settings["threshold"])
         self._hidden_ratio = float(settings["hidden_ratio"])
         self._second_ratio = float(settings["second_ratio"])
@@ -39,18 +38,13 @@ class OfflineClient:
         """Answer one question and log the exchange: disclosed fact ids, score and kind of answer."""
         reply = self._reply(question)
         if self._log is not None:
-            self._log.append(domain=self.domain, client=self.persona.name, question=question,
-                             answer=reply.text, kind=reply.kind, fact_ids=reply.fact_ids,
-                             score=None if reply.score is None else round(reply.score, 4))
+            self._log.exchange(self.domain, self.persona.name, question, reply)
         return reply
 
     def _reply(self, question: str) -> ClientAnswer:
         phrases = self.persona.phrases
-        text = normalize(question)
-        if not re.search(r"[a-z0-9]", text):
-            return ClientAnswer(phrases.empty, "empty")
-        if any(p.search(text) for p in self._dump):
-            return ClientAnswer(phrases.refuse_dump, "refuse_dump")
+        if canned := self._guards.check(question):
+            return canned
         hits = self._index.search(question)
         top = hits[0].score if hits else 0.0
         chosen = self._select(hits, top)

@@ -1,11 +1,11 @@
-"""The interface every client simulator mode implements (offline retrieval now, LLM later)."""
+"""The interface every client simulator mode implements (offline retrieval, LLM)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
-AnswerKind = Literal["answer", "in_docs", "unknown", "refuse_dump", "empty"]
+AnswerKind = Literal["answer", "in_docs", "unknown", "refuse_dump", "empty", "unavailable"]
 
 
 @dataclass(frozen=True)

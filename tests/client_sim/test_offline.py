@@ -137,7 +137,7 @@ def test_task_subset_of_held_facts(tmp_path):
 def test_protocol_seam():
     client = open_client("retail")
     assert isinstance(client, ClientSimulator) and isinstance(client, OfflineClient)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(ValueError, match="needs a model"):
         open_client("retail", mode="llm")
     with pytest.raises(ValueError, match="unknown client mode"):
         open_client("retail", mode="psychic")
