@@ -12,12 +12,12 @@ from pathlib import Path
 
 from build_kits.assemble import assemble_kit, workspace_source
 from build_kits.taskspec import TaskSpec
-from client_sim.modes import open_client
 
 from .harnesses import BuildContext, get_harness
 from .records import RunLayout, write_json_atomic
 from .sandbox import resolve_kind
 from .sandbox.environments import developer_environment
+from .simulators import build_client, check_model, mode_of
 from .submission import load_submission
 from .trajectory import TrajectoryWriter
 from .workspace import SANDBOX_WORKSPACE, init_workspace, provenance_diff, seal_from_sandbox
@@ -34,30 +34,36 @@ def versions() -> dict:
     return {"hypertau": own, "python": platform.python_version()}
 
 
-def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandbox: str | None) -> dict:
+def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandbox: str | None,
+              client_llm: str | None = None, routes=None) -> dict:
     """Build a submission for `spec` with `developer` into `run_dir`; return the run manifest.
 
-    `sandbox` None: docker when an engine answers, else local (warned)."""
+    `sandbox` None: docker when an engine answers, else local (warned). `client_llm`: the model that plays
+    the client (offline retrieval when None); `routes`: the gateway's routing table (tests)."""
     harness = get_harness(developer)
+    if client_llm:
+        check_model("--client-llm", client_llm, routes)
     sandbox = resolve_kind(sandbox)
     layout = RunLayout(run_dir)
     layout.build.mkdir(parents=True, exist_ok=True)
     manifest = {
         "run_id": layout.root.name, "task": spec.id, "domain": spec.domain, "developer": developer,
         "harness_version": harness.version, "seed": seed, "sandbox": sandbox, "versions": versions(),
+        "client_sim": mode_of(client_llm, "offline"),
         "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "build": {"status": "started"},
     }
     write_json_atomic(layout.manifest, manifest)
     kit = assemble_kit(spec, layout.kit, provenance_path=layout.kit_provenance)
     manifest["kit"] = {"sha256": kit.sha256, "files": kit.files}
     log.info("kit assembled: %d files", kit.files)
+    held = None if spec.client_held_facts == "all" else spec.client_held_facts
     with tempfile.TemporaryDirectory(prefix="hypertau-ws-") as tmp, \
-            developer_environment(sandbox, spec, layout.kit, layout.root.name) as dev:
+            developer_environment(sandbox, spec, layout.kit, layout.root.name) as dev, \
+            build_client(spec.domain, client_llm, run_id=layout.root.name, log_path=layout.client_dialogue,
+                         ledger_path=layout.gateway_ledger, held=held, routes=routes) as client:
         workspace = Path(tmp) / "workspace"
         source = workspace_source(spec.inherited_workspace) if spec.inherited_workspace else layout.kit / "workspace"
         baseline = init_workspace(source, workspace)
-        held = None if spec.client_held_facts == "all" else spec.client_held_facts
-        client = open_client(spec.domain, mode="offline", log_path=layout.client_dialogue, held=held)
         ctx = BuildContext(spec=spec, kit_dir=layout.kit, workspace=workspace, client=client,
                            trajectory=TrajectoryWriter(layout.trajectory), raw_log=layout.harness_log,
                            sandbox=dev.sandbox, deadline=dev.deadline)

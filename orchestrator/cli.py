@@ -46,6 +46,10 @@ Sandbox = Annotated[SandboxKind | None, typer.Option(
 Workers = Annotated[int, typer.Option("--workers", min=1, help="Conversations run at once.")]
 Only = Annotated[list[str] | None, typer.Option("--scenario", help="Evaluate only this scenario id (repeatable).")]
 Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing run directory.")]
+UserLlm = Annotated[str | None, typer.Option("--user-llm", metavar="MODEL", help="A model plays the customer "
+                                             "(user-sim seat) instead of the scripted user.")]
+ClientLlm = Annotated[str | None, typer.Option("--client-llm", metavar="MODEL", help="A model plays the client "
+                                               "(client-sim seat) instead of offline retrieval.")]
 
 
 @app.callback()
@@ -65,14 +69,17 @@ def _say_error(message: str) -> None:
 def _user_errors(run_dir: Path | None = None):
     """Turn expected failures into one clear line on stderr (exit 2) and Ctrl-C into a resume hint."""
     from build_kits.taskspec import TaskSpecError
+    from heldout.llm_user import UserSimError
     from orchestrator.evaluation import RunRecordError
     from orchestrator.harnesses import HarnessError
     from orchestrator.sandbox import SandboxError
+    from orchestrator.simulators import SimulatorError
     from orchestrator.submission import SubmissionError
 
     try:
         yield
-    except (TaskSpecError, SubmissionError, RunRecordError, HarnessError, SandboxError, FileExistsError) as err:
+    except (TaskSpecError, SubmissionError, RunRecordError, HarnessError, SandboxError, FileExistsError,
+            SimulatorError, UserSimError) as err:
         _say_error(str(err))
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
@@ -88,7 +95,7 @@ def _sandbox_kind(requested: SandboxKind | None) -> str | None:
 
 
 def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: str | None,
-              overwrite: bool) -> Path:
+              overwrite: bool, client_llm: str | None = None) -> Path:
     from build_kits.taskspec import load_task
     from orchestrator.build import build_run, prepare_run_dir
     from orchestrator.records import new_run_id
@@ -96,18 +103,19 @@ def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: s
     spec = load_task(task)
     run_dir = out or Path("runs") / new_run_id(spec.id, developer)
     prepare_run_dir(run_dir, overwrite)
-    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox)
+    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox, client_llm=client_llm)
     errors.print(f"built: {escape(str(run_dir))}", highlight=False, soft_wrap=True)
     return run_dir
 
 
 def _do_evaluate(run_dir: Path, trials: int, sandbox: str | None, workers: int,
-                 only: list[str] | None = None) -> dict:
+                 only: list[str] | None = None, user_llm: str | None = None) -> dict:
     from orchestrator.evaluation import evaluate_run
     from orchestrator.records import RunLayout
     from orchestrator.report import print_results, write_html_report
 
-    results = evaluate_run(run_dir, trials=trials, sandbox=sandbox, workers=workers, only_scenarios=only)
+    results = evaluate_run(run_dir, trials=trials, sandbox=sandbox, workers=workers, only_scenarios=only,
+                           user_llm=user_llm)
     write_html_report(results, RunLayout(run_dir).report)
     print_results(results, console)
     errors.print(escape(f"results: {run_dir / 'results.json'} · report: {run_dir / 'report.html'}"),
@@ -117,32 +125,32 @@ def _do_evaluate(run_dir: Path, trials: int, sandbox: str | None, workers: int,
 
 @app.command()
 def build(developer: Developer, task: Task, seed: Seed = 0, out: Out = None,
-          sandbox: Sandbox = None, overwrite: Overwrite = False) -> None:
+          sandbox: Sandbox = None, overwrite: Overwrite = False, client_llm: ClientLlm = None) -> None:
     """Assemble the task's kit and let a developer build a submission; seal it into a run directory."""
     with _user_errors():
-        _do_build(developer, task, seed, out, _sandbox_kind(sandbox), overwrite)
+        _do_build(developer, task, seed, out, _sandbox_kind(sandbox), overwrite, client_llm)
 
 
 @app.command()
 def evaluate(run_dir: Annotated[Path, typer.Argument(help="A run directory made by `hypertau build`.")],
              trials: Trials = 1, sandbox: Sandbox = None, workers: Workers = 2,
-             scenario: Only = None) -> None:
+             scenario: Only = None, user_llm: UserLlm = None) -> None:
     """Score a built submission on every held-out scenario (resumes an interrupted evaluation)."""
     with _user_errors(run_dir):
-        _do_evaluate(run_dir, trials, _sandbox_kind(sandbox), workers, scenario)
+        _do_evaluate(run_dir, trials, _sandbox_kind(sandbox), workers, scenario, user_llm)
 
 
 @app.command()
 def run(developer: Developer, task: Task, trials: Trials = 1, seed: Seed = 0, out: Out = None,
         sandbox: Sandbox = None, workers: Workers = 2, scenario: Only = None,
-        overwrite: Overwrite = False) -> None:
+        overwrite: Overwrite = False, user_llm: UserLlm = None, client_llm: ClientLlm = None) -> None:
     """Build, then evaluate: the whole pipeline in one command."""
     run_dir = None
     with _user_errors():
         kind = _sandbox_kind(sandbox)
-        run_dir = _do_build(developer, task, seed, out, kind, overwrite)
+        run_dir = _do_build(developer, task, seed, out, kind, overwrite, client_llm)
     with _user_errors(run_dir):
-        _do_evaluate(run_dir, trials, kind, workers, scenario)
+        _do_evaluate(run_dir, trials, kind, workers, scenario, user_llm)
 
 
 @app.command()

@@ -9,12 +9,12 @@ from typing import Any
 
 from customer_apis.tenancy import TenantRegistry
 from heldout.evaluator import evaluate_episode
-from heldout.user_sim import ScriptedUser
 
 from .gateway.agent_seat import MENU_IN_SANDBOX, AgentModels, gateway_summary, provider_error
 from .records import write_json_atomic
 from .sandbox import Sandbox, SandboxError
 from .seeds import derive_seed
+from .simulators import User, UserSims
 from .submission import Submission
 
 
@@ -42,6 +42,7 @@ class EpisodeContext:
     limits: ConversationLimits = ConversationLimits()
     extra_env: dict[str, str] | None = None
     models: AgentModels | None = None
+    users: UserSims = UserSims()  # who plays the customer: scripted, or a model on a user-sim seat
 
 
 def episode_id(scenario_id: str, trial: int) -> str:
@@ -54,7 +55,7 @@ def episode_path(episodes_dir: Path, scenario_id: str, trial: int) -> Path:
     return episodes_dir / f"{episode_id(scenario_id, trial)}.json"
 
 
-def _converse(session, user: ScriptedUser, limits: ConversationLimits, messages: list[dict]) -> str:
+def _converse(session, user: User, limits: ConversationLimits, messages: list[dict]) -> str:
     """Relay turns until someone ends the conversation; return the termination reason."""
     started = time.monotonic()
     user_text = user.opening()
@@ -97,7 +98,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
                                  initial_state_patch=scenario.initial_state_patch or None)
     initial_hash = tenant.state_hash()
     user_seed = derive_seed(ctx.run_seed, "user", trial)
-    user = ScriptedUser(scenario, seed=user_seed)
+    customer = ctx.users.open(scenario, user_seed, eid)
     env = {"HYPERTAU_API_URL": f"{ctx.public_url}/t/{tenant.token}", "HYPERTAU_CONVERSATION_ID": eid,
            **(ctx.extra_env or {})}
     messages: list[dict] = []
@@ -114,7 +115,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
         session = sandbox.start_agent(list(ctx.submission.command), cwd="/submission", env=env,
                                       stderr_path=stderr_path)
         try:
-            termination = _converse(session, user, ctx.limits, messages)
+            termination = _converse(session, customer.user, ctx.limits, messages)
         finally:
             exit_code = session.close()
     except SandboxError as err:
@@ -122,6 +123,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
     finally:
         sandbox.stop()
         gateway = gateway_summary(seat)
+        user_sim = customer.close()
     error = error or provider_error(gateway)
     final_hash = tenant.state_hash()
     api_calls = list(tenant.request_log)
@@ -136,7 +138,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
         "reward": breakdown.reward, "reward_breakdown": breakdown.model_dump(mode="json"),
         "initial_state_hash": initial_hash, "final_state_hash": final_hash, "gold_state_hash": gold_hash,
         "messages": messages, "api_calls": api_calls,
-        "credits": gateway["credits"], "gateway": gateway,
+        "credits": gateway["credits"], "gateway": gateway, "user_sim": user_sim,
         "turn_latencies_s": latencies, "duration_s": round(time.time() - started, 3),
         "stderr_log": str(stderr_path.relative_to(ctx.episodes_dir)),
     }

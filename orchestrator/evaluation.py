@@ -13,12 +13,13 @@ from heldout.scenario import load_domain_config, load_scenarios
 from heldout.task_score import score_task
 
 from .episode import ConversationLimits, EpisodeContext, episode_path, run_episode
-from .gateway import GatewayServer
+from .gateway import GatewayServer, RoutingTable
 from .gateway.agent_seat import AgentModels
 from .progress import progress_bar
 from .records import RunLayout, read_json, write_json_atomic
 from .sandbox import resolve_kind
 from .sandbox.environments import evaluation_environment
+from .simulators import UserSims
 from .submission import load_submission
 
 log = logging.getLogger(__name__)
@@ -44,13 +45,16 @@ def collect_episodes(layout: RunLayout) -> list[dict]:
 
 def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", workers: int = 2,
                  limits: ConversationLimits = ConversationLimits(), show_progress: bool = True,
-                 only_scenarios: list[str] | None = None) -> dict:
+                 only_scenarios: list[str] | None = None, user_llm: str | None = None,
+                 routes: RoutingTable | None = None) -> dict:
     """Run the missing episodes of the run, then write and return `results.json`.
 
     `only_scenarios` restricts the evaluation to some scenario ids (for debugging; recorded in the results).
+    `user_llm`: the model that plays the customer (scripted when None); `routes`: the gateway's routing table.
     """
     layout = RunLayout(run_dir)
     manifest = _load_manifest(layout)
+    users = UserSims.resolve(user_llm, layout.episodes, routes)
     spec = load_task(manifest["task"])
     submission = load_submission(layout.submission)
     sandbox = resolve_kind(sandbox)
@@ -68,12 +72,14 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", w
     gold = {s.id: gold_state_hash(s, eval_seed) for s in scenarios}
     tier = resolve_tier(spec)
     write_json_atomic(layout.eval_menu, build_menu(spec))
-    with evaluation_environment(sandbox, manifest["run_id"]) as env, GatewayServer(layout.eval_ledger) as gateway:
+    with evaluation_environment(sandbox, manifest["run_id"]) as env, \
+            GatewayServer(layout.eval_ledger, routes=routes) as gateway:
         ctx = EpisodeContext(
             registry=env.registry, public_url=env.public_url, domain=spec.domain, eval_seed=eval_seed,
             run_seed=manifest["seed"], submission=submission, sandbox_factory=env.sandbox_factory,
             episodes_dir=layout.episodes, limits=limits,
             models=AgentModels(gateway, manifest["run_id"], layout.eval_menu, tier.model_names, tier.reasoning),
+            users=users.bind(gateway, manifest["run_id"]),
         )
         _run_all(ctx, todo, gold, workers, show_progress)
     ledger = gateway.ledger.summary()
@@ -88,6 +94,7 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", w
     results.update({"run_id": manifest["run_id"], "seed": manifest["seed"], "sandbox": sandbox,
                     "sandbox_images": env.images,
                     "scenario_selection": sorted(only_scenarios) if only_scenarios else "all",
+                    "user_sim": users.describe(),
                     "submission_sha256": manifest["build"]["submission_sha256"],
                     "latency_limits_s": {"p50": spec.latency.p50_s, "p90": spec.latency.p90_s},
                     "gateway": {"ledger": str(layout.eval_ledger.relative_to(layout.root)),
