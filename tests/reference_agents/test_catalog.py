@@ -26,7 +26,7 @@ def test_materialised_submission_is_valid(tmp_path, name, mode):
 
 
 def test_catalog_names_and_errors(tmp_path):
-    assert submission_names() == ["retail_expert", "retail_naive"]
+    assert submission_names() == ["retail_expert", "retail_expert_llm", "retail_naive"]
     with pytest.raises(KeyError):
         materialize_submission("retail_wizard", tmp_path / "x")
     (tmp_path / "busy").mkdir()

@@ -1,4 +1,4 @@
-"""Entry point: `python -m agent --mode expert|naive`."""
+"""Entry point: `python -m agent --mode expert|expert-llm|naive`."""
 
 from .loop import main
 

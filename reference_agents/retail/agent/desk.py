@@ -44,10 +44,11 @@ class Task:
 
 
 class Desk(WriteSteps):
-    """One conversation with one customer; `expert` applies the whole policy, naive none of it."""
+    """One conversation with one customer; `expert` applies the whole policy, naive none of it. `reader`
+    understands a customer message (`nlu.read`, or a model's reading in mode expert-llm)."""
 
-    def __init__(self, api: StoreApi, expert: bool):
-        self.api, self.expert, self.policy = api, expert, POLICY
+    def __init__(self, api: StoreApi, expert: bool, reader=nlu.read):
+        self.api, self.expert, self.policy, self.reader = api, expert, POLICY, reader
         self.user: dict | None = None
         self.identity: dict[str, str] = {}
         self.tried: set[tuple] = set()
@@ -61,7 +62,7 @@ class Desk(WriteSteps):
     # ---- entry point -------------------------------------------------------------------------------
     def respond(self, text: str) -> dict:
         """Answer one customer message with one outgoing message (assistant or transfer)."""
-        utt = nlu.read(text, expecting_identity=self.awaiting == "identity")
+        utt = self.reader(text, expecting_identity=self.awaiting == "identity")
         self._remember_identity(utt)
         self._update_task(utt)
         try:

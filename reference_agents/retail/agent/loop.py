@@ -7,8 +7,10 @@ import json
 import os
 import sys
 
+from . import nlu
 from .api import StoreApi
 from .desk import Desk
+from .llm_nlu import LlmReader
 
 
 def write(message: dict) -> None:
@@ -42,13 +44,15 @@ def serve(desk: Desk, lines) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse `--mode`, connect to HYPERTAU_API_URL and serve one conversation."""
+    """Parse `--mode`, connect to HYPERTAU_API_URL and serve one conversation. expert-llm: the expert whose
+    language understanding is a menu model's (the rules stand in when it fails)."""
     parser = argparse.ArgumentParser(prog="agent", description="Northwind Outfitters support agent")
-    parser.add_argument("--mode", choices=["expert", "naive"], default="expert")
+    parser.add_argument("--mode", choices=["expert", "expert-llm", "naive"], default="expert")
     args = parser.parse_args(argv)
     url = os.environ.get("HYPERTAU_API_URL")
     if not url:
         print("HYPERTAU_API_URL is not set", file=sys.stderr)
         sys.exit(2)
     print(f"agent mode={args.mode} api={url}", file=sys.stderr)
-    serve(Desk(StoreApi(url), expert=args.mode == "expert"), sys.stdin)
+    reader = LlmReader.from_env().read if args.mode == "expert-llm" else nlu.read
+    serve(Desk(StoreApi(url), expert=args.mode != "naive", reader=reader), sys.stdin)
