@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from build_kits.deployment import tenant_defects
 from customer_apis.tenancy import TenantRegistry
 from heldout.evaluator import evaluate_episode
 
@@ -42,6 +43,8 @@ class EpisodeContext:
     limits: ConversationLimits = ConversationLimits()
     extra_env: dict[str, str] | None = None
     models: AgentModels | None = None
+    task: str = ""
+    defect_profile: str = "none"  # the task's deployment: its defects are drawn per (task, scenario, trial)
     users: UserSims = UserSims()  # who plays the customer: scripted, or a model on a user-sim seat
 
 
@@ -95,7 +98,8 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
     """Play one scenario trial against the submission, grade it, and write its record atomically."""
     eid = episode_id(scenario.id, trial)
     tenant = ctx.registry.create(ctx.domain, seed=ctx.eval_seed,
-                                 initial_state_patch=scenario.initial_state_patch or None)
+                                 initial_state_patch=scenario.initial_state_patch or None,
+                                 defects=tenant_defects(ctx.defect_profile, ctx.task, "evaluation", scenario.id, trial))
     initial_hash = tenant.state_hash()
     user_seed = derive_seed(ctx.run_seed, "user", trial)
     customer = ctx.users.open(scenario, user_seed, eid)
@@ -130,7 +134,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
     ctx.registry.delete(tenant.tenant_id)
     agent_messages = [m["content"] for m in messages if m["role"] == "assistant"]
     breakdown = evaluate_episode(scenario, final_state_hash=final_hash, gold_hash=gold_hash,
-                                 agent_messages=agent_messages, termination=termination)
+                                 agent_messages=agent_messages, termination=termination, request_log=api_calls)
     latencies = [m["latency_s"] for m in messages if "latency_s" in m]
     record = {
         "episode_id": eid, "scenario_id": scenario.id, "trial": trial, "user_seed": user_seed,

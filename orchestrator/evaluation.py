@@ -77,7 +77,7 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", w
         ctx = EpisodeContext(
             registry=env.registry, public_url=env.public_url, domain=spec.domain, eval_seed=eval_seed,
             run_seed=manifest["seed"], submission=submission, sandbox_factory=env.sandbox_factory,
-            episodes_dir=layout.episodes, limits=limits,
+            episodes_dir=layout.episodes, limits=limits, task=spec.id, defect_profile=spec.defect_profile,
             models=AgentModels(gateway, manifest["run_id"], layout.eval_menu, tier.model_names, tier.reasoning),
             users=users.bind(gateway, manifest["run_id"]),
         )

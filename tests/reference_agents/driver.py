@@ -47,6 +47,13 @@ class InProcessApi:
                 raise ApiError(err.status, err.code, err.message) from None
             if name.startswith("find_user_id"):
                 return result.user_id
+            if name == "list_user_orders":  # every page, as the agent's client reads it
+                lines, page = [], result
+                while True:
+                    lines += [line.model_dump(mode="json") for line in page.orders]
+                    if page.next_cursor is None:
+                        return lines
+                    page = self.service.list_user_orders(*args, cursor=page.next_cursor)
             if name == "get_business_date":
                 return result.business_date.isoformat()
             return json.loads(json.dumps(result.model_dump(mode="json") if hasattr(result, "model_dump")

@@ -207,7 +207,7 @@ class Desk(WriteSteps):
             self._propose(result)
 
     def _effective_intent(self, task: Task) -> str:
-        status = task.order["status"]
+        status = task.order.get("status", "")
         if task.intent == "exchange" and status.startswith("pending"):
             return "modify_items"
         if task.intent == "modify_items" and status == "delivered":
@@ -274,8 +274,8 @@ class Desk(WriteSteps):
         wanted = {"cancel": "pending", "modify_items": "pending", "modify_order_address": "pending",
                   "modify_order_payment": "pending", "return": "delivered", "exchange": "delivered"}
         hits = []
-        for order_id in self.user["orders"]:
-            order = self.api.get_order_details(order_id)
+        for line in self.api.list_user_orders(self.user["user_id"]):
+            order = self.api.get_order_details(line["order_id"])
             if any(matching.product_mentioned(task.text, it["name"]) for it in order["items"]):
                 hits.append(order)
         if len(hits) > 1 and task.intent in wanted:

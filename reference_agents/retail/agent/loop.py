@@ -55,4 +55,5 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     print(f"agent mode={args.mode} api={url}", file=sys.stderr)
     reader = LlmReader.from_env().read if args.mode == "expert-llm" else nlu.read
-    serve(Desk(StoreApi(url), expert=args.mode != "naive", reader=reader), sys.stdin)
+    expert = args.mode != "naive"
+    serve(Desk(StoreApi(url, careful=expert), expert=expert, reader=reader), sys.stdin)
