@@ -9,7 +9,9 @@ chars/4⌉ + Σ tool calls ⌈(name + arguments)/4⌉ + reasoning (minimal 0, lo
 replay: a JSON list (or {"responses": [...]}) or JSONL file of entries, each
 `{"content": str, "tool_calls": [{"name", "arguments": {...} | "json", "id"?}], "usage"?: {...},
 "conversation"?: id, "error"?: {"status", "message"}, "finish_reason"?}`, played in order per token;
-an entry with `conversation` is only played in that conversation.
+an entry with `conversation` is only played in that conversation. The object form may add
+`"side": [{"when": {"tools": false}, ...entry}]`: a request that matches a side rule (`tools: false` = it
+offers no tools, like a harness's title request) gets that entry without moving the cursor.
 """
 
 from __future__ import annotations
@@ -83,13 +85,18 @@ def mock_reply(model: str, messages: list[dict], params: dict) -> ScriptedReply:
 
 # replay ------------------------------------------------------------------------------------------------
 
-_scripts: dict[tuple[str, float], list[dict]] = {}
+_scripts: dict[tuple[str, float], tuple[list[dict], list[dict]]] = {}
 _cursors: dict[tuple[str, str], int] = {}
 _lock = threading.Lock()
 
 
 def load_script(path: str | Path) -> list[dict]:
     """The entries of a replay script (cached per file version)."""
+    return _load(path)[0]
+
+
+def _load(path: str | Path) -> tuple[list[dict], list[dict]]:
+    """(entries, side rules) of a replay script, cached per file version."""
     path = Path(path)
     try:
         key = (str(path.resolve()), path.stat().st_mtime)
@@ -97,15 +104,28 @@ def load_script(path: str | Path) -> list[dict]:
         raise FileNotFoundError(f"replay script {path} does not exist") from None
     if key not in _scripts:
         text = path.read_text(encoding="utf-8")
+        side: list = []
         if path.suffix == ".jsonl":
             entries = [json.loads(line) for line in text.splitlines() if line.strip()]
         else:
             data = json.loads(text)
             entries = data["responses"] if isinstance(data, dict) else data
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise ValueError(f"replay script {path}: expected a list of response objects")
-        _scripts[key] = entries
+            side = data.get("side", []) if isinstance(data, dict) else []
+        for what, items in (("response", entries), ("side rule", side)):
+            if not isinstance(items, list) or not all(isinstance(e, dict) for e in items):
+                raise ValueError(f"replay script {path}: expected a list of {what} objects")
+        _scripts[key] = (entries, side)
     return _scripts[key]
+
+
+def _side_entry(side: list[dict], params: dict) -> dict | None:
+    """The first side rule the request matches (see the module docstring), if any."""
+    offers_tools = bool(params.get("tools"))
+    for rule in side:
+        when = rule.get("when") or {}
+        if "tools" in when and bool(when["tools"]) == offers_tools:
+            return rule
+    return None
 
 
 def _entry_reply(entry: dict, messages: list[dict], params: dict) -> ScriptedReply:
@@ -128,7 +148,9 @@ def _entry_reply(entry: dict, messages: list[dict], params: dict) -> ScriptedRep
 def replay_reply(script: str | Path, cursor: str, conversation: str | None, messages: list[dict],
                  params: dict) -> ScriptedReply:
     """The next scripted answer for this cursor (a token); an error once the script is exhausted."""
-    entries = load_script(script)
+    entries, side = _load(script)
+    if (rule := _side_entry(side, params)) is not None:
+        return _entry_reply(rule, messages, params)
     with _lock:
         position = _cursors.get((str(script), cursor), 0)
         while position < len(entries) and entries[position].get("conversation") not in (None, conversation):

@@ -46,3 +46,18 @@ def test_replay_streams(seat, clients):
     text = "".join(c.choices[0].delta.content or "" for c in oa.chat.completions.create(
         model="test/replay", messages=HELLO, stream=True) if c.choices)
     assert text == REPLAY_SCRIPT[0]["content"]
+
+
+def test_side_rules_answer_without_moving_the_cursor(tmp_path):
+    """A request that offers no tools (a harness's title request) gets the side entry; the script goes on."""
+    from orchestrator.gateway.offline import replay_reply
+
+    script = tmp_path / "dev.json"
+    script.write_text(json.dumps({"responses": [{"tool_calls": [{"name": "ls", "arguments": {}}]},
+                                                {"content": "done"}],
+                                  "side": [{"when": {"tools": False}, "content": "A title"}]}))
+    tools = {"tools": [{"type": "function", "function": {"name": "ls"}}]}
+    assert replay_reply(script, "tok", None, HELLO, {}).text == "A title"
+    assert replay_reply(script, "tok", None, HELLO, tools).tool_calls[0].name == "ls"
+    assert replay_reply(script, "tok", None, HELLO, {}).text == "A title"
+    assert replay_reply(script, "tok", None, HELLO, tools).text == "done"

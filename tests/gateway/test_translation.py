@@ -40,12 +40,19 @@ def test_messages_blocks_become_chat_messages():
     assert call.reasoning_effort == "medium" and call.params["tool_choice"] == "required"
 
 
+def test_messages_system_notes_inside_messages_become_system_messages():
+    """Newer Claude Code sends mid-conversation system notes as `role: system` entries of `messages`."""
+    call = MessagesWire().parse({"model": "m", "max_tokens": 10, "messages": [
+        {"role": "user", "content": "hi"}, {"role": "system", "content": [{"type": "text", "text": "note"}]}]})
+    assert call.messages[1] == {"role": "system", "content": "note"}
+
+
 @pytest.mark.parametrize("wire, body", [
     (ChatWire(), {"messages": [{"role": "user", "content": "x"}]}),
     (ChatWire(), {"model": "m", "messages": []}),
     (ResponsesWire(), {"model": "m", "input": "x", "previous_response_id": "resp_1"}),
     (ResponsesWire(), {"model": "m", "input": [{"type": "item_reference", "id": "x"}]}),
-    (MessagesWire(), {"model": "m", "messages": [{"role": "system", "content": "x"}]}),
+    (MessagesWire(), {"model": "m", "messages": [{"role": "tool", "content": "x"}]}),
 ])
 def test_malformed_bodies_are_400(wire, body):
     with pytest.raises(GatewayError) as info:

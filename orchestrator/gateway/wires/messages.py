@@ -79,8 +79,11 @@ def _messages(body: dict) -> list[dict]:
     messages = [{"role": "system", "content": text_of(body["system"])}] if body.get("system") else []
     for message in raw:
         role, content = message.get("role"), message.get("content")
+        if role == "system":  # newer Claude Code sends mid-conversation system notes in `messages`
+            messages.append({"role": "system", "content": text_of(content)})
+            continue
         if role not in ("user", "assistant"):
-            raise invalid(f"message role must be user or assistant, not {role!r}")
+            raise invalid(f"message role must be user, assistant or system, not {role!r}")
         if isinstance(content, str):
             messages.append({"role": role, "content": content})
         elif not isinstance(content, list):
