@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..harnesses.clis import npm_specs
+
 
 @dataclass(frozen=True)
 class ImageSpec:
@@ -22,12 +24,13 @@ class ImageSpec:
 
 DEVELOPER = ImageSpec(
     name="developer",
-    summary="the developer sandbox: Python 3.11, git, ripgrep, jq, document tools, Node 22, hypertau-kit",
+    summary="the developer sandbox: Python 3.11, git, ripgrep, jq, document tools, Node 22, the pinned "
+            "coding-agent CLIs (claude, codex, opencode), hypertau-kit",
     user="dev",
     requirements="developer-requirements.txt",
     debs=("git", "ripgrep", "jq", "less", "procps"),
-    npm=("node@22.23.3",),
-    # Self-contained placeholder only: the hypertau distribution (held-out data) never enters this image.
+    npm=("node@22.23.3", *npm_specs()),
+    # The self-contained kit client only: the hypertau distribution (held-out data) never enters this image.
     files=(("hypertau_kit.py", "/opt/hypertau-kit/hypertau_kit.py"),),
     run=("printf '#!/bin/sh\\nexec /opt/venv/bin/python /opt/hypertau-kit/hypertau_kit.py \"$@\"\\n'"
          " > /usr/local/bin/hypertau-kit && chmod 755 /usr/local/bin/hypertau-kit",

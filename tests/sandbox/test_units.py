@@ -114,7 +114,8 @@ def test_input_hash_follows_every_input():
 
 
 def test_developer_image_gets_no_hypertau_code():
-    """Invariant 4: only the self-contained kit tool is copied in; it imports the standard library only."""
+    """Invariant 4: only the self-contained kit tool is copied in; it imports the standard library and the
+    MCP SDK only (its MCP server), never hypertau code."""
     developer = CATALOG["developer"]
     assert [source for source, _ in developer.files] == ["hypertau_kit.py"]
     tree = ast.parse((FILES / "hypertau_kit.py").read_text())
@@ -122,7 +123,7 @@ def test_developer_image_gets_no_hypertau_code():
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
-    assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+    assert imported <= set(sys.stdlib_module_names) | {"__future__", "mcp", "anyio"}
 
 
 def test_debian_mirror_from_deb822_and_one_line_sources(tmp_path):

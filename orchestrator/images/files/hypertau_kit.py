@@ -1,35 +1,189 @@
-"""`hypertau-kit` inside the developer sandbox (placeholder): names the tools that a later release provides.
+"""`hypertau-kit`: the developer's kit tools inside the sandbox, as a CLI and as a stdio MCP server.
 
-Self-contained on purpose: the developer image must not contain the hypertau distribution (held-out data).
+A thin client of the kit services, which run outside the sandbox and hold everything secret (the client's
+facts, the gateway, the API's admin side). Self-contained on purpose: the developer image must not contain
+the hypertau distribution (held-out data). Stdlib only, except the MCP server (the official `mcp` SDK).
+Where the services are: `HYPERTAU_KIT_URL` / `HYPERTAU_KIT_TOKEN`, else `~/.hypertau/kit.json`.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import sys
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
 
-TOOLS = {
-    "talk-to-client": "ask the client (the stakeholder) a question",
-    "local-test": "run a sample conversation against the development API",
-    "budget": "show the model credits spent and left",
-    "submit": "seal the workspace as the submission",
-}
-VERSION = "0.0-placeholder"
+VERSION = "1.0"
+CONFIG = Path.home() / ".hypertau" / "kit.json"
+TIMEOUT_S = 900  # a local test runs a whole conversation
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One kit tool: its CLI name, what it does, its parameters and the service endpoint behind it."""
+
+    name: str
+    summary: str
+    method: str
+    path: str
+    params: dict[str, str] = field(default_factory=dict)  # name -> description (all strings)
+    required: tuple[str, ...] = ()
+
+    @property
+    def mcp_name(self) -> str:
+        return self.name.replace("-", "_")
+
+    def schema(self) -> dict:
+        props = {name: {"type": "string", "description": text} for name, text in self.params.items()}
+        return {"type": "object", "properties": props, "required": list(self.required)}
+
+
+TOOLS = (
+    Tool("talk-to-client", "Ask the client (the stakeholder who commissioned the agent) a question or tell "
+         "them something; returns their answer. The conversation is logged.", "POST", "/v1/talk-to-client",
+         {"message": "what you say to the client"}, ("message",)),
+    Tool("local-test", "Run one conversation between your agent (the workspace as it is now) and a scripted "
+         "customer on a fresh development tenant; returns the outcome and the transcript. Scenario format: "
+         "/kit/framework/local_tests.md.", "POST", "/v1/local-test",
+         {"scenario": "path of a scenario JSON file (relative to /workspace), or the scenario JSON itself"},
+         ("scenario",)),
+    Tool("budget", "Your model spend so far and your cap, and the menu of models your agent may use with "
+         "its budget per conversation.", "GET", "/v1/budget"),
+    Tool("submit", "Submit the workspace as it is now as your deliverable; the session ends shortly after.",
+         "POST", "/v1/submit", {"note": "optional note to the client about the delivery"}),
+)
+BY_NAME = {tool.name: tool for tool in TOOLS} | {tool.mcp_name: tool for tool in TOOLS}
+
+
+class KitError(RuntimeError):
+    """A kit call failed; the message is for the developer."""
+
+
+def _config() -> tuple[str, str]:
+    url, token = os.environ.get("HYPERTAU_KIT_URL"), os.environ.get("HYPERTAU_KIT_TOKEN")
+    if not (url and token) and CONFIG.is_file():
+        data = json.loads(CONFIG.read_text(encoding="utf-8"))
+        url, token = url or data.get("url"), token or data.get("token")
+    if not (url and token):
+        raise KitError(f"the kit services are not configured (no HYPERTAU_KIT_URL / {CONFIG})")
+    return url.rstrip("/"), token
+
+
+def _scenario(value: str) -> object:
+    """A scenario given inline (JSON) or as a path (relative paths from the cwd, then /workspace)."""
+    text = value.strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as err:
+            raise KitError(f"the scenario is not valid JSON: {err}") from None
+    for path in (Path(text), Path("/workspace") / text):
+        if path.is_file():
+            try:
+                return json.loads(path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as err:
+                raise KitError(f"{path}: not valid JSON: {err}") from None
+    raise KitError(f"no scenario file {text!r}")
+
+
+def call(tool: Tool, arguments: dict) -> dict:
+    """Call the service behind `tool`; returns its JSON answer ({"text": ..., "data": ...})."""
+    url, token = _config()
+    body = None
+    if tool.method == "POST":
+        payload = {k: v for k, v in arguments.items() if v is not None}
+        if tool.name == "local-test":
+            payload["scenario"] = _scenario(str(payload.get("scenario", "")))
+        body = json.dumps(payload).encode()
+    request = urllib.request.Request(url + tool.path, data=body, method=tool.method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+            return json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as err:
+        try:
+            detail = json.loads(err.read()).get("error", {}).get("message")
+        except (ValueError, AttributeError):
+            detail = None
+        raise KitError(detail or f"{tool.name}: the kit services answered {err.code}") from None
+    except (urllib.error.URLError, OSError) as err:
+        raise KitError(f"{tool.name}: cannot reach the kit services ({err})") from None
+
+
+# CLI -----------------------------------------------------------------------------------------------------
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hypertau-kit", description="The developer's kit tools.")
+    parser.add_argument("--version", action="version", version=f"hypertau-kit {VERSION}")
+    parser.add_argument("--json", action="store_true", help="print the raw JSON answer")
+    sub = parser.add_subparsers(dest="tool", metavar="<tool>")
+    for tool in TOOLS:
+        command = sub.add_parser(tool.name, help=tool.summary, description=tool.summary)
+        for name, text in tool.params.items():
+            if name in tool.required:
+                command.add_argument(name, help=text)
+            else:
+                command.add_argument(f"--{name}", help=text)
+    sub.add_parser("tools", help="list the tools (names, parameters) as JSON")
+    sub.add_parser("mcp", help="serve the tools over stdio as an MCP server (for a coding agent's config)")
+    return parser
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        print("usage: hypertau-kit <tool> [args]\n\ntools:")
-        for name, summary in TOOLS.items():
-            print(f"  {name:16} {summary}")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.tool is None:
+        parser.print_help()
         return 0
-    if argv[0] == "--version":
-        print(f"hypertau-kit {VERSION}")
+    if args.tool == "tools":
+        print(json.dumps([{"name": t.name, "mcp_name": t.mcp_name, "summary": t.summary,
+                           "parameters": t.schema()} for t in TOOLS], indent=2))
         return 0
-    if argv[0] in TOOLS:
-        print(f"hypertau-kit: `{argv[0]}` is not available in this image yet", file=sys.stderr)
-        return 3
-    print(f"hypertau-kit: unknown tool {argv[0]!r} (try --help)", file=sys.stderr)
-    return 2
+    if args.tool == "mcp":
+        return serve_mcp()
+    tool = BY_NAME[args.tool]
+    try:
+        answer = call(tool, {name: getattr(args, name) for name in tool.params})
+    except KitError as err:
+        print(f"hypertau-kit: {err}", file=sys.stderr)
+        return 1
+    print(json.dumps(answer, indent=2) if args.json else answer.get("text", ""))
+    return 0
+
+
+# MCP -----------------------------------------------------------------------------------------------------
+
+def serve_mcp() -> int:
+    """The same tools over MCP (stdio), for the coding agent's tool list."""
+    import anyio
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    server = Server("hypertau-kit", version=VERSION)
+
+    @server.list_tools()
+    async def list_tools() -> list[types.Tool]:
+        return [types.Tool(name=t.mcp_name, description=t.summary, inputSchema=t.schema()) for t in TOOLS]
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        tool = BY_NAME.get(name)
+        if tool is None:
+            raise KitError(f"unknown tool {name!r}")
+        answer = await anyio.to_thread.run_sync(call, tool, dict(arguments or {}))
+        return [types.TextContent(type="text", text=answer.get("text", ""))]
+
+    async def run() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(run)
+    return 0
 
 
 if __name__ == "__main__":
