@@ -7,8 +7,8 @@ import contextlib
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from .api_service import ALIAS, ApiService
 from .base import Sandbox, SandboxError
 from .docker import ContainerSpec, DockerSandbox, Mount, Reaper
 from .engine import Session
+from .host_services import HostService, HostServiceRelay
 from .local import LocalSandbox
 from .networks import internal_network, route_holder
 
@@ -44,6 +45,12 @@ class DeveloperEnvironment:
     deadline: float  # time.monotonic() after which the developer's time is up
     env: dict[str, str] = field(default_factory=dict)
     images: dict[str, str] = field(default_factory=dict)
+    # With host services (a harness in the sandbox): their URLs as the sandbox sees them, and what a local
+    # test needs: the dev API's tenant registry, the URL agents see, a sandbox per test conversation.
+    service_urls: dict[str, str] = field(default_factory=dict)
+    registry: Any = None
+    public_url: str = ""
+    agent_factory: Callable[[], Sandbox] | None = None
 
 
 def _images(names: list[str]) -> dict[str, str]:
@@ -129,21 +136,29 @@ def evaluation_environment(kind: str, run_id: str) -> Iterator[EvalEnvironment]:
 
 
 @contextlib.contextmanager
-def developer_environment(kind: str, task, kit_dir: Path, run_id: str) -> Iterator[DeveloperEnvironment]:
+def developer_environment(kind: str, task, kit_dir: Path, run_id: str,
+                          host_services: Sequence[HostService] = ()) -> Iterator[DeveloperEnvironment]:
     """The developer sandbox for building `task`: kit read-only at /kit, services reachable by name,
-    the task's cpu / memory / wall-clock limits, no route anywhere else."""
+    the task's cpu / memory / wall-clock limits, no route anywhere else. `host_services` (the gateway, the
+    kit services) become reachable from the sandbox, and local tests get an API registry and agent sandboxes."""
     limit_s = int(task.sandbox.time_limit_minutes * 60)
     if kind == "local":
-        with LocalSandbox() as box:
-            yield DeveloperEnvironment(box, time.monotonic() + limit_s)
+        with LocalSandbox() as box, _local_api(bool(host_services)) as api:
+            urls = {s.alias: f"http://127.0.0.1:{s.host_port}" for s in host_services}
+            yield DeveloperEnvironment(box, time.monotonic() + limit_s, service_urls=urls,
+                                       registry=api and api.registry, public_url=api.public_url if api else "",
+                                       agent_factory=LocalSandbox if api else None)
         return
     _check_kind(kind)
-    images = _images(["developer", "services"])
+    images = _images(["developer", "services", *(["agent"] if host_services else [])])
     with _docker_session(run_id) as (session, client):
         network = internal_network(client, session, "build")
-        with ApiService(client, session, images["services"], network.name) as api:
+        with ApiService(client, session, images["services"], network.name) as api, contextlib.ExitStack() as extra:
             tenant = api.registry.create(task.domain, seed=task.dev_seed)
             env = {"HYPERTAU_API_URL": f"{api.public_url}/t/{tenant.token}", "HYPERTAU_KIT": KIT}
+            if host_services:
+                extra.enter_context(HostServiceRelay(client, session, images["services"], network.name,
+                                                     list(host_services)))
             holder = route_holder(client, session, images["services"], network.name)
             spec = ContainerSpec(
                 image=images["developer"], labels=session.labels("developer"),
@@ -153,8 +168,29 @@ def developer_environment(kind: str, task, kit_dir: Path, run_id: str) -> Iterat
                 env={**env, "HOME": "/home/dev"}, working_dir=SANDBOX_WORKSPACE, lifetime_s=limit_s,
                 tmpfs={},
             )
+
+            def agent_factory() -> Sandbox:
+                """A local test's agent: the sealed-agent confinement, on the build network (API, gateway)."""
+                return DockerSandbox(replace(agent_spec(images["agent"], session), network=f"container:{holder.id}"))
+
             with DockerSandbox(spec, client=engine.client()) as box:
-                yield DeveloperEnvironment(box, time.monotonic() + limit_s, env, images)
+                yield DeveloperEnvironment(box, time.monotonic() + limit_s, env, images,
+                                           service_urls={s.alias: s.url for s in host_services},
+                                           registry=api.registry, public_url=api.public_url,
+                                           agent_factory=agent_factory if host_services else None)
+
+
+@contextlib.contextmanager
+def _local_api(wanted: bool) -> Iterator[Any]:
+    """The customer API in-process (local backend), when local tests need it."""
+    if not wanted:
+        yield None
+        return
+    from customer_apis.server import ApiServer
+    from customer_apis.tenancy import TenantRegistry
+
+    with ApiServer(TenantRegistry()) as api:
+        yield api
 
 
 def _check_kind(kind: str) -> None:
