@@ -80,3 +80,9 @@ def tenant_defects(profile: str, task: str, stage: Stage, scenario: str = "devel
     exposure = getattr(deployment, stage).exposure
     return TenantDefects(task=task, scenario=scenario, trial=trial, exposure=exposure,
                          defects=deployment.defects).model_dump(mode="json")
+
+
+def client_defects(profile: str) -> list[dict]:
+    """The defects the client simulator knows of for this profile (JSON; empty for a healthy API)."""
+    deployment = load_deployment(profile)
+    return [] if deployment is None else [d.model_dump(mode="json") for d in deployment.defects]

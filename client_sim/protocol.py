@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
-AnswerKind = Literal["answer", "in_docs", "unknown", "refuse_dump", "empty", "unavailable"]
+AnswerKind = Literal["answer", "in_docs", "unknown", "refuse_dump", "empty", "unavailable", "defect", "defect_vague"]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from build_kits.assemble import assemble_kit, workspace_source
+from build_kits.deployment import client_defects
 from build_kits.taskspec import TaskSpec
 
 from .harnesses import BuildContext, get_harness
@@ -60,7 +61,8 @@ def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandb
     with tempfile.TemporaryDirectory(prefix="hypertau-ws-") as tmp, \
             developer_environment(sandbox, spec, layout.kit, layout.root.name) as dev, \
             build_client(spec.domain, client_llm, run_id=layout.root.name, log_path=layout.client_dialogue,
-                         ledger_path=layout.gateway_ledger, held=held, routes=routes) as client:
+                         ledger_path=layout.gateway_ledger, held=held, routes=routes,
+                         defects=client_defects(spec.defect_profile)) as client:
         workspace = Path(tmp) / "workspace"
         source = workspace_source(spec.inherited_workspace) if spec.inherited_workspace else layout.kit / "workspace"
         baseline = init_workspace(source, workspace)

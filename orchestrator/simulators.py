@@ -98,16 +98,18 @@ def _label(mode: dict) -> str:
 
 @contextlib.contextmanager
 def build_client(domain: str, model: str | None, *, run_id: str, log_path: Path, ledger_path: Path,
-                 held: Iterable[str] | None, routes: RoutingTable | None = None) -> Iterator[ClientSimulator]:
+                 held: Iterable[str] | None, routes: RoutingTable | None = None,
+                 defects: Iterable[dict] = ()) -> Iterator[ClientSimulator]:
     """The build's client simulator: offline retrieval, or `model` (see `check_model`) on a client-sim seat of
-    a gateway that meters into the build ledger (the held facts stay in this process and its model calls)."""
+    a gateway that meters into the build ledger (the held facts stay in this process and its model calls);
+    `defects`: the task's API defects, which the client confirms when reported concretely."""
     if not model:
-        yield open_client(domain, mode="offline", log_path=log_path, held=held)
+        yield open_client(domain, mode="offline", log_path=log_path, held=held, defects=defects)
         return
     with GatewayServer(ledger_path, routes=routes) as gateway:
         seat = gateway.open_seat("client-sim", run_id, [model])
         try:
             yield open_client(domain, mode="llm", log_path=log_path, held=held,
-                              complete=ChatClient.for_seat(seat, model))
+                              complete=ChatClient.for_seat(seat, model), defects=defects)
         finally:
             seat.close()

@@ -58,6 +58,14 @@ def operation_ids(domain: str) -> set[str]:
     return {route.operation_id for route in _routes(domain)}
 
 
+def resource_reads(domain: str, operation_id: str) -> set[str]:
+    """The operations that read the resource `operation_id` addresses (what a lag after it shows in)."""
+    template = next(r.path_format for r in _routes(domain) if r.operation_id == operation_id)
+    collection = template.strip("/").split("/")[0]
+    return {r.operation_id for r in _routes(domain) if "GET" in r.methods and r.path_format.count("/") == 2
+            and r.path_format.startswith(f"/{collection}/{{")}
+
+
 def match_operation(domain: str, request: TenantRequest) -> Operation | None:
     """The operation a request addresses, or None (unknown route, e.g. a layer's own status resource)."""
     scope = {"type": "http", "path": request.path, "method": request.method}
