@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from build_kits.deployment import tenant_defects
+
 from ..workspace import SANDBOX_WORKSPACE
 from . import engine
 from .api_service import ALIAS, ApiService
@@ -154,7 +156,8 @@ def developer_environment(kind: str, task, kit_dir: Path, run_id: str,
     with _docker_session(run_id) as (session, client):
         network = internal_network(client, session, "build")
         with ApiService(client, session, images["services"], network.name) as api, contextlib.ExitStack() as extra:
-            tenant = api.registry.create(task.domain, seed=task.dev_seed)
+            tenant = api.registry.create(task.domain, seed=task.dev_seed,  # the task's defects, at dev exposure
+                                         defects=tenant_defects(task.defect_profile, task.id, "development"))
             env = {"HYPERTAU_API_URL": f"{api.public_url}/t/{tenant.token}", "HYPERTAU_KIT": KIT}
             if host_services:
                 extra.enter_context(HostServiceRelay(client, session, images["services"], network.name,

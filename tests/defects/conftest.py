@@ -75,8 +75,14 @@ NEW_ADDRESS = {"address1": "1 Test Way", "address2": "", "city": "Testville", "s
 
 
 @pytest.fixture
-def admin():
+def registry() -> TenantRegistry:
+    return TenantRegistry()
+
+
+@pytest.fixture
+def admin(registry) -> TestClient:
+    """The orchestrator's admin app over `registry`."""
     from customer_apis.server import create_admin_app
     from tests.customer_apis.conftest import ADMIN_TOKEN
 
-    return TestClient(create_admin_app(TenantRegistry(), ADMIN_TOKEN))
+    return TestClient(create_admin_app(registry, ADMIN_TOKEN))

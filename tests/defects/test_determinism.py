@@ -79,3 +79,11 @@ def test_the_admin_app_answers_422_for_a_bad_spec(admin):
     body = {"domain": "retail", "seed": 7, "defects": {"task": "t", "defects": [{"id": "x", "kind": "gremlins"}]}}
     response = admin.post("/tenants", json=body, headers=ADMIN_HEADERS)
     assert response.status_code == 422 and response.json()["error"]["message"].startswith("defects:")
+
+
+def test_the_admin_app_creates_a_tenant_with_its_defects(admin, registry):
+    defects = {"task": "retail-02", "defects": [spec("renamed", "field_rename", ["get_order_details"],
+                                                      renames={"status": "orderStatus"})]}
+    response = admin.post("/tenants", json={"domain": "retail", "seed": 7, "defects": defects}, headers=ADMIN_HEADERS)
+    assert response.status_code == 201
+    assert [layer.kind for layer in registry.get(response.json()["tenant_id"]).layers] == ["field_rename"]
