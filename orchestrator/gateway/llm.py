@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 from collections.abc import AsyncIterator
@@ -28,6 +29,7 @@ def load_litellm():
             from .providers import PROVIDERS
 
             litellm.suppress_debug_info = True
+            logging.getLogger("LiteLLM").setLevel(logging.WARNING)  # no line per call on stderr
             ours = {p["provider"] for p in PROVIDERS}
             litellm.custom_provider_map = [p for p in litellm.custom_provider_map if p["provider"] not in ours]
             litellm.custom_provider_map += PROVIDERS
