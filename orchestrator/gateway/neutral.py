@@ -18,6 +18,7 @@ class ChatCall:
     stream: bool = False
     reasoning_effort: str | None = None
     include_usage: bool = False  # chat wire only: the client asked for the final usage chunk
+    namespaces: dict[str, tuple[str, str]] = field(default_factory=dict)  # responses wire: flat name -> (ns, name)
 
 
 @dataclass

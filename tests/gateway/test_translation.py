@@ -40,6 +40,23 @@ def test_messages_blocks_become_chat_messages():
     assert call.reasoning_effort == "medium" and call.params["tool_choice"] == "required"
 
 
+def test_responses_namespaced_tools_are_flattened_and_rendered_back():
+    """Codex offers MCP tools as `namespace` tools and expects a call back with `namespace` + `name`."""
+    from orchestrator.gateway.neutral import Completion, ToolCall, Usage
+
+    wire = ResponsesWire()
+    call = wire.parse({"model": "m", "tools": [
+        {"type": "function", "name": "exec_command", "parameters": {}},
+        {"type": "namespace", "name": "mcp__kit", "tools": [{"type": "function", "name": "budget"}]}],
+        "input": [{"type": "function_call", "namespace": "mcp__kit", "name": "budget", "call_id": "c1"},
+                  {"type": "function_call_output", "call_id": "c1", "output": "ok"}]})
+    assert [t["function"]["name"] for t in call.params["tools"]] == ["exec_command", "mcp__kit__budget"]
+    assert call.messages[0]["tool_calls"][0]["function"]["name"] == "mcp__kit__budget"
+    done = wire.render(Completion("", [ToolCall("c2", "mcp__kit__budget", "{}"), ToolCall("c3", "exec_command", "{}")],
+                                  "tool_calls", Usage()), call)
+    assert [(i.get("namespace"), i["name"]) for i in done["output"]] == [("mcp__kit", "budget"), (None, "exec_command")]
+
+
 def test_messages_system_notes_inside_messages_become_system_messages():
     """Newer Claude Code sends mid-conversation system notes as `role: system` entries of `messages`."""
     call = MessagesWire().parse({"model": "m", "max_tokens": 10, "messages": [

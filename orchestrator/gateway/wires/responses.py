@@ -15,6 +15,11 @@ PARAMS = {"max_output_tokens": "max_tokens", "temperature": "temperature", "top_
           "parallel_tool_calls": "parallel_tool_calls"}
 
 
+def flat_name(namespace: str | None, name: str) -> str:
+    """A namespaced tool (Codex offers MCP tools as `namespace` tools) as one chat function name."""
+    return f"{namespace}__{name}" if namespace else name
+
+
 def _content(content, role: str):
     """Responses content (string or input/output parts) as chat content."""
     if isinstance(content, str) or content is None:
@@ -49,8 +54,9 @@ def _messages(body: dict) -> list[dict]:
                 raise invalid(f"unknown message role {item.get('role')!r}")
             messages.append({"role": role, "content": _content(item.get("content"), role)})
         elif kind == "function_call":
+            name = flat_name(item.get("namespace"), item.get("name", ""))
             call = {"id": item.get("call_id") or item.get("id"), "type": "function",
-                    "function": {"name": item.get("name", ""), "arguments": item.get("arguments") or "{}"}}
+                    "function": {"name": name, "arguments": item.get("arguments") or "{}"}}
             last = messages[-1] if messages else None
             if last is not None and last["role"] == "assistant":
                 last.setdefault("tool_calls", []).append(call)
@@ -67,10 +73,24 @@ def _messages(body: dict) -> list[dict]:
     return messages
 
 
+def _functions(body: dict) -> tuple[list[tuple[str | None, dict]], dict[str, tuple[str, str]]]:
+    """The function tools offered, namespaced ones flattened, and the flat names of the namespaced ones."""
+    found: list[tuple[str | None, dict]] = []
+    for tool in body.get("tools") or []:
+        if tool.get("type") == "function":
+            found.append((None, tool))
+        elif tool.get("type") == "namespace":
+            found += [(tool.get("name"), inner) for inner in tool.get("tools") or [] if inner.get("type") == "function"]
+    namespaces = {flat_name(ns, t["name"]): (ns, t["name"]) for ns, t in found if ns}
+    return found, namespaces
+
+
 def _tools(body: dict) -> dict:
-    tools = [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
+    found, _ = _functions(body)
+    tools = [{"type": "function", "function": {"name": flat_name(ns, t["name"]),
+                                               "description": t.get("description", ""),
                                                "parameters": t.get("parameters") or {"type": "object"}}}
-             for t in body.get("tools") or [] if t.get("type") == "function"]
+             for ns, t in found]
     params: dict = {"tools": tools} if tools else {}
     choice = body.get("tool_choice")
     if tools and isinstance(choice, str):
@@ -96,9 +116,13 @@ def _message_item(item_id: str, text: str, status: str) -> dict:
             status == "completed" else []}
 
 
-def _call_item(item_id: str, call_id: str, name: str, arguments: str, status: str) -> dict:
-    return {"type": "function_call", "id": item_id, "call_id": call_id, "name": name, "arguments": arguments,
+def _call_item(item_id: str, call_id: str, name: str, arguments: str, status: str,
+               namespaces: dict[str, tuple[str, str]] | None = None) -> dict:
+    """A function call item; a flattened namespaced name goes back as `namespace` + `name`."""
+    namespace, short = (namespaces or {}).get(name, (None, name))
+    item = {"type": "function_call", "id": item_id, "call_id": call_id, "name": short, "arguments": arguments,
             "status": status}
+    return {**item, "namespace": namespace} if namespace else item
 
 
 def _response(rid: str, call: ChatCall, output: list[dict], completion: Completion | None,
@@ -130,11 +154,12 @@ class ResponsesWire:
             raise invalid("previous_response_id is not supported: the gateway stores nothing, send the full input")
         params = {**pick(body, PARAMS), **_tools(body), **_format(body)}
         return ChatCall(model=model, messages=_messages(body), params=params, stream=bool(body.get("stream")),
-                        reasoning_effort=(body.get("reasoning") or {}).get("effort"))
+                        reasoning_effort=(body.get("reasoning") or {}).get("effort"),
+                        namespaces=_functions(body)[1])
 
     def render(self, completion: Completion, call: ChatCall) -> dict:
         output = [_message_item(f"msg_{completion.id}", completion.text, "completed")] if completion.text else []
-        output += [_call_item(f"fc_{uuid.uuid4().hex[:24]}", c.id, c.name, c.arguments, "completed")
+        output += [_call_item(f"fc_{uuid.uuid4().hex[:24]}", c.id, c.name, c.arguments, "completed", call.namespaces)
                    for c in completion.tool_calls]
         return _response(f"resp_{completion.id}", call, output, completion)
 
@@ -166,7 +191,7 @@ class ResponsesWire:
                 arguments = "".join(open_item["args"])
                 frames.append(emit("response.function_call_arguments.done", item_id=item["id"],
                                    output_index=index, arguments=arguments, name=item["name"]))
-                done = _call_item(item["id"], item["call_id"], item["name"], arguments, "completed")
+                done = {**item, "arguments": arguments, "status": "completed"}
             frames.append(emit("response.output_item.done", output_index=index, item=done))
             output.append(done)
             open_item = None
@@ -191,7 +216,8 @@ class ResponsesWire:
                 elif isinstance(event, ToolCallStart):
                     for frame in close_open():
                         yield frame
-                    item = _call_item(f"fc_{uuid.uuid4().hex[:24]}", event.id, event.name, "", "in_progress")
+                    item = _call_item(f"fc_{uuid.uuid4().hex[:24]}", event.id, event.name, "", "in_progress",
+                                      call.namespaces)
                     open_item = tool_items[event.index] = {"item": item, "index": len(output), "args": []}
                     yield emit("response.output_item.added", output_index=len(output), item=item)
                 elif isinstance(event, ToolArgsDelta):
