@@ -52,14 +52,13 @@ def image_tag(spec: ImageSpec, digest: str) -> str:
     return f"hypertau/{spec.name}:{digest[:16]}"
 
 
-def _exists(client, ref: str) -> bool:
+def _image_id(client, ref: str) -> str | None:
     import docker.errors
 
     try:
-        client.images.get(ref)
-        return True
+        return client.images.get(ref).id
     except docker.errors.ImageNotFound:
-        return False
+        return None
 
 
 def _context(client, spec: ImageSpec, base_id: str, arch: str, ctx: Path) -> None:
@@ -86,7 +85,8 @@ def build_image(client, spec: ImageSpec, base_ref: str, base_id: str, *, force: 
     arch = _arch(client)
     digest = inputs_hash(spec, base_id, arch)
     tag = image_tag(spec, digest)
-    if not force and _exists(client, tag):
+    previous = _image_id(client, tag)
+    if previous and not force:
         return BuiltImage(spec.name, tag, built=False)
     log.info("building image %s", tag)
     with tempfile.TemporaryDirectory(prefix=f"hypertau-image-{spec.name}-") as tmp:
@@ -99,6 +99,11 @@ def build_image(client, spec: ImageSpec, base_ref: str, base_id: str, *, force: 
         except docker.errors.BuildError as err:
             tail = [str(entry.get("stream", entry.get("error", ""))).strip() for entry in err.build_log][-8:]
             raise SandboxError(f"building image {spec.name} failed: {err.msg} | " + " | ".join(tail)) from None
+    if previous and previous != _image_id(client, tag):
+        try:  # a forced rebuild leaves the old image untagged: drop it unless a container still uses it
+            client.images.remove(previous)
+        except docker.errors.APIError:
+            pass
     return BuiltImage(spec.name, tag, built=True)
 
 
@@ -125,7 +130,7 @@ def build_images(names: list[str] | None = None, *, force: bool = False, build_m
             spec = CATALOG[name]
             if not build_missing:
                 tag = image_tag(spec, inputs_hash(spec, base_id, _arch(client)))
-                if not _exists(client, tag):
+                if not _image_id(client, tag):
                     raise SandboxError(f"image {tag} is missing (run `hypertau images build`)")
                 results.append(BuiltImage(name, tag, built=False))
                 continue
