@@ -111,12 +111,10 @@ def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: s
 def _do_evaluate(run_dir: Path, trials: int, sandbox: str | None, workers: int,
                  only: list[str] | None = None, user_llm: str | None = None) -> dict:
     from orchestrator.evaluation import evaluate_run
-    from orchestrator.records import RunLayout
-    from orchestrator.report import print_results, write_html_report
+    from orchestrator.report import print_results
 
     results = evaluate_run(run_dir, trials=trials, sandbox=sandbox, workers=workers, only_scenarios=only,
                            user_llm=user_llm)
-    write_html_report(results, RunLayout(run_dir).report)
     print_results(results, console)
     errors.print(escape(f"results: {run_dir / 'results.json'} · report: {run_dir / 'report.html'}"),
                  highlight=False, soft_wrap=True)

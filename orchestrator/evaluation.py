@@ -17,6 +17,7 @@ from .gateway import GatewayServer, RoutingTable
 from .gateway.agent_seat import AgentModels
 from .progress import progress_bar
 from .records import RunLayout, read_json, write_json_atomic
+from .report import write_html_report
 from .sandbox import resolve_kind
 from .sandbox.environments import evaluation_environment
 from .simulators import UserSims
@@ -100,6 +101,7 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", w
                     "gateway": {"ledger": str(layout.eval_ledger.relative_to(layout.root)),
                                 "total": ledger["total"], "by_seat": ledger["by_seat"]}})
     write_json_atomic(layout.results, results)
+    write_html_report(results, layout.report)
     return results
 
 
