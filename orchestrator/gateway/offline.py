@@ -128,11 +128,13 @@ def _side_entry(side: list[dict], params: dict) -> dict | None:
     return None
 
 
-def _entry_reply(entry: dict, messages: list[dict], params: dict) -> ScriptedReply:
+def _entry_reply(entry: dict, messages: list[dict], params: dict, where: str = "0") -> ScriptedReply:
+    """The reply of one script entry; tool calls without an id get `call_replay_<where>_<i>` (unique per entry,
+    as a real model's are: harnesses match results to calls by id)."""
     if entry.get("error"):
         err = entry["error"]
         return ScriptedReply(error=(int(err.get("status", 500)), str(err.get("message", "scripted error"))))
-    calls = [ToolCall(id=c.get("id") or f"call_replay_{i}", name=c["name"],
+    calls = [ToolCall(id=c.get("id") or f"call_replay_{where}_{i}", name=c["name"],
                       arguments=c["arguments"] if isinstance(c.get("arguments"), str)
                       else json.dumps(c.get("arguments") or {}))
              for i, c in enumerate(entry.get("tool_calls") or [])]
@@ -150,7 +152,7 @@ def replay_reply(script: str | Path, cursor: str, conversation: str | None, mess
     """The next scripted answer for this cursor (a token); an error once the script is exhausted."""
     entries, side = _load(script)
     if (rule := _side_entry(side, params)) is not None:
-        return _entry_reply(rule, messages, params)
+        return _entry_reply(rule, messages, params, "side")
     with _lock:
         position = _cursors.get((str(script), cursor), 0)
         while position < len(entries) and entries[position].get("conversation") not in (None, conversation):
@@ -158,4 +160,4 @@ def replay_reply(script: str | Path, cursor: str, conversation: str | None, mess
         _cursors[(str(script), cursor)] = position + 1
     if position >= len(entries):
         return ScriptedReply(error=(500, f"replay script {Path(script).name} exhausted ({len(entries)} responses)"))
-    return _entry_reply(entries[position], messages, params)
+    return _entry_reply(entries[position], messages, params, str(position))

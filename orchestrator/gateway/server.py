@@ -58,6 +58,11 @@ class GatewayServer:
         self._server = _BackgroundUvicorn(create_app(self.meter), host, port)
 
     @property
+    def port(self) -> int:
+        """The loopback port it listens on."""
+        return self._server.port
+
+    @property
     def url(self) -> str:
         """Root URL (Anthropic clients); OpenAI clients use `url + "/v1"`."""
         return f"http://{_url_host(self.host)}:{self._server.port}"
