@@ -2,7 +2,8 @@
 
 Layout of a kit:
   BRIEF.md, menu.json, evidence/<neutral names>, api/openapi.json, api/dev_seed_summary.json,
-  framework/agent_contract.md, workspace/ (the inherited code; empty when the task has none), KIT_INDEX.json.
+  framework/ (agent_contract.md, local_tests.md), workspace/ (the inherited code; empty when the task has
+  none), KIT_INDEX.json.
 The provenance of the evidence (which file carries which fact) goes to a host-side path, never into the kit.
 """
 
@@ -83,7 +84,8 @@ def assemble_kit(spec: TaskSpec, kit_dir: Path, provenance_path: Path) -> Kit:
     (kit_dir / "BRIEF.md").write_text(_material("brief.md").format(
         title=spec.title, company=_company(spec.domain), domain=spec.domain, task_id=spec.id), encoding="utf-8")
     (kit_dir / "framework").mkdir()
-    (kit_dir / "framework" / "agent_contract.md").write_text(_material("agent_contract.md"), encoding="utf-8")
+    for doc in ("agent_contract.md", "local_tests.md"):
+        (kit_dir / "framework" / doc).write_text(_material(doc), encoding="utf-8")
     _write_json(kit_dir / "menu.json", build_menu(spec))
     _write_json(kit_dir / "api" / "openapi.json", export_openapi(spec.domain))
     _write_json(kit_dir / "api" / "dev_seed_summary.json", summarize_dev_seed(spec.domain, spec.dev_seed))

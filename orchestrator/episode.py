@@ -45,6 +45,7 @@ class EpisodeContext:
     models: AgentModels | None = None
     task: str = ""
     defect_profile: str = "none"  # the task's deployment: its defects are drawn per (task, scenario, trial)
+    stage: str = "evaluation"     # the deployment's exposure the tenants get ("development" for local tests)
     users: UserSims = UserSims()  # who plays the customer: scripted, or a model on a user-sim seat
 
 
@@ -99,7 +100,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
     eid = episode_id(scenario.id, trial)
     tenant = ctx.registry.create(ctx.domain, seed=ctx.eval_seed,
                                  initial_state_patch=scenario.initial_state_patch or None,
-                                 defects=tenant_defects(ctx.defect_profile, ctx.task, "evaluation", scenario.id, trial))
+                                 defects=tenant_defects(ctx.defect_profile, ctx.task, ctx.stage, scenario.id, trial))
     initial_hash = tenant.state_hash()
     user_seed = derive_seed(ctx.run_seed, "user", trial)
     customer = ctx.users.open(scenario, user_seed, eid)
