@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-fast docker-engine images lint bench clean
+.PHONY: setup demo test test-fast test-harnesses docker-engine images lint bench clean
 
 setup: $(STAMP)
 
@@ -27,6 +27,11 @@ images: setup  ## the sandbox images, built offline when an engine answers (unch
 
 test: setup docker-engine images  ## the whole test suite (Docker tests included when an engine answers)
 	$(BIN)/python -m pytest -q
+
+test-harnesses: setup docker-engine images  ## the real Claude Code, Codex and OpenCode CLIs driven offline in the Docker sandbox (also part of `make test`)
+	@$(BIN)/python -c 'import sys; from orchestrator.sandbox.engine import engine_available as up; \
+	sys.exit(0 if up() else "test-harnesses: no Docker engine answers (scripts/ensure-docker.sh starts one as root)")'
+	$(BIN)/python -m pytest -q -m harnesses tests/harnesses
 
 test-fast: setup
 	$(BIN)/python -m pytest -q -m "not slow and not docker"

@@ -14,6 +14,8 @@ from build_kits.assemble import assemble_kit, workspace_source
 from build_kits.deployment import client_defects
 from build_kits.taskspec import TaskSpec
 
+from .atif import write_atif
+from .developer_services import developer_services
 from .harnesses import BuildContext, get_harness
 from .records import RunLayout, write_json_atomic
 from .sandbox import resolve_kind
@@ -36,12 +38,18 @@ def versions() -> dict:
 
 
 def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandbox: str | None,
-              client_llm: str | None = None, routes=None) -> dict:
+              client_llm: str | None = None, routes=None, developer_model: str | None = None,
+              time_limit_minutes: float | None = None, developer_cap: float | None = None) -> dict:
     """Build a submission for `spec` with `developer` into `run_dir`; return the run manifest.
 
     `sandbox` None: docker when an engine answers, else local (warned). `client_llm`: the model that plays
-    the client (offline retrieval when None); `routes`: the gateway's routing table (tests)."""
+    the client (offline retrieval when None); `routes`: the gateway's routing table (tests).
+    `developer_model` / `developer_cap`: the coding agent's model on the developer seat and its hard spend cap;
+    `time_limit_minutes` overrides the task's wall-clock limit."""
     harness = get_harness(developer)
+    if time_limit_minutes is not None:
+        spec = spec.model_copy(update={"sandbox": spec.sandbox.model_copy(
+            update={"time_limit_minutes": time_limit_minutes})})
     if client_llm:
         check_model("--client-llm", client_llm, routes)
     sandbox = resolve_kind(sandbox)
@@ -59,7 +67,9 @@ def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandb
     log.info("kit assembled: %d files", kit.files)
     held = None if spec.client_held_facts == "all" else spec.client_held_facts
     with tempfile.TemporaryDirectory(prefix="hypertau-ws-") as tmp, \
-            developer_environment(sandbox, spec, layout.kit, layout.root.name) as dev, \
+            developer_services(harness, spec, layout, sandbox, model=developer_model, cap_credits=developer_cap,
+                               routes=routes) as services, \
+            developer_environment(sandbox, spec, layout.kit, layout.root.name, services.host_services) as dev, \
             build_client(spec.domain, client_llm, run_id=layout.root.name, log_path=layout.client_dialogue,
                          ledger_path=layout.gateway_ledger, held=held, routes=routes,
                          defects=client_defects(spec.defect_profile)) as client:
@@ -68,7 +78,8 @@ def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandb
         baseline = init_workspace(source, workspace)
         ctx = BuildContext(spec=spec, kit_dir=layout.kit, workspace=workspace, client=client,
                            trajectory=TrajectoryWriter(layout.trajectory), raw_log=layout.harness_log,
-                           sandbox=dev.sandbox, deadline=dev.deadline)
+                           sandbox=dev.sandbox, deadline=dev.deadline,
+                           developer=services.attach(spec, layout, dev, client, seed))
         started = time.time()
         if harness.in_sandbox:
             dev.sandbox.copy_in(workspace, SANDBOX_WORKSPACE)
@@ -77,6 +88,10 @@ def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandb
             dev.sandbox.copy_in(workspace, SANDBOX_WORKSPACE)  # the host copy it edited, handed over
         index, digest = seal_from_sandbox(dev.sandbox, layout.submission)
     manifest["sandbox_images"] = dev.images
+    manifest["developer_session"] = {**services.summary(), **ctx.outcome,
+                                     "time_limit_minutes": spec.sandbox.time_limit_minutes}
+    write_atif(layout.trajectory, layout.build / "trajectory.atif.json", agent=developer,
+               version=harness.version, model=services.model, session_id=layout.root.name)
     layout.client_dialogue.touch()
     layout.gateway_ledger.touch()
     layout.harness_log.touch()

@@ -35,7 +35,8 @@ class SandboxKind(StrEnum):
     local = "local"
 
 
-Developer = Annotated[str, typer.Option("--developer", "-d", help="Who builds: reference, naive, inherited.")]
+Developer = Annotated[str, typer.Option("--developer", "-d", help="Who builds: claude-code, codex, opencode (coding "
+                                        "agents in the sandbox), or reference, naive, inherited (built-ins).")]
 Task = Annotated[str, typer.Option("--task", "-t", help="Task id from `hypertau tasks list`, or a .toml path.")]
 Seed = Annotated[int, typer.Option("--seed", help="Run seed: every random choice derives from it.")]
 Out = Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/<run-id>).")]
@@ -50,6 +51,13 @@ UserLlm = Annotated[str | None, typer.Option("--user-llm", metavar="MODEL", help
                                              "(user-sim seat) instead of the scripted user.")]
 ClientLlm = Annotated[str | None, typer.Option("--client-llm", metavar="MODEL", help="A model plays the client "
                                                "(client-sim seat) instead of offline retrieval.")]
+DevModel = Annotated[str | None, typer.Option("--developer-model", metavar="MODEL", help="The coding agent's model "
+                                              "(developer seat, metered, hard-capped): a rate-card model, or "
+                                              "replay/<script> to replay a scripted developer offline.")]
+TimeLimit = Annotated[float | None, typer.Option("--time-limit", metavar="MINUTES", min=0.1, help="Override the "
+                                                 "task's wall-clock limit of the developer sandbox.")]
+DevCap = Annotated[float | None, typer.Option("--developer-cap", metavar="CREDITS", min=0.0, help="Hard spend cap "
+                                              "of the developer seat (default: orchestrator/harnesses/settings.toml).")]
 
 
 @app.callback()
@@ -95,7 +103,7 @@ def _sandbox_kind(requested: SandboxKind | None) -> str | None:
 
 
 def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: str | None,
-              overwrite: bool, client_llm: str | None = None) -> Path:
+              overwrite: bool, client_llm: str | None = None, **developer_options) -> Path:
     from build_kits.taskspec import load_task
     from orchestrator.build import build_run, prepare_run_dir
     from orchestrator.records import new_run_id
@@ -103,7 +111,7 @@ def _do_build(developer: str, task: str, seed: int, out: Path | None, sandbox: s
     spec = load_task(task)
     run_dir = out or Path("runs") / new_run_id(spec.id, developer)
     prepare_run_dir(run_dir, overwrite)
-    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox, client_llm=client_llm)
+    build_run(spec, developer, run_dir, seed=seed, sandbox=sandbox, client_llm=client_llm, **developer_options)
     errors.print(f"built: {escape(str(run_dir))}", highlight=False, soft_wrap=True)
     return run_dir
 
@@ -123,10 +131,12 @@ def _do_evaluate(run_dir: Path, trials: int, sandbox: str | None, workers: int,
 
 @app.command()
 def build(developer: Developer, task: Task, seed: Seed = 0, out: Out = None,
-          sandbox: Sandbox = None, overwrite: Overwrite = False, client_llm: ClientLlm = None) -> None:
+          sandbox: Sandbox = None, overwrite: Overwrite = False, client_llm: ClientLlm = None,
+          developer_model: DevModel = None, time_limit: TimeLimit = None, developer_cap: DevCap = None) -> None:
     """Assemble the task's kit and let a developer build a submission; seal it into a run directory."""
     with _user_errors():
-        _do_build(developer, task, seed, out, _sandbox_kind(sandbox), overwrite, client_llm)
+        _do_build(developer, task, seed, out, _sandbox_kind(sandbox), overwrite, client_llm,
+                  developer_model=developer_model, time_limit_minutes=time_limit, developer_cap=developer_cap)
 
 
 @app.command()
@@ -141,12 +151,14 @@ def evaluate(run_dir: Annotated[Path, typer.Argument(help="A run directory made 
 @app.command()
 def run(developer: Developer, task: Task, trials: Trials = 1, seed: Seed = 0, out: Out = None,
         sandbox: Sandbox = None, workers: Workers = 2, scenario: Only = None,
-        overwrite: Overwrite = False, user_llm: UserLlm = None, client_llm: ClientLlm = None) -> None:
+        overwrite: Overwrite = False, user_llm: UserLlm = None, client_llm: ClientLlm = None,
+        developer_model: DevModel = None, time_limit: TimeLimit = None, developer_cap: DevCap = None) -> None:
     """Build, then evaluate: the whole pipeline in one command."""
     run_dir = None
     with _user_errors():
         kind = _sandbox_kind(sandbox)
-        run_dir = _do_build(developer, task, seed, out, kind, overwrite, client_llm)
+        run_dir = _do_build(developer, task, seed, out, kind, overwrite, client_llm, developer_model=developer_model,
+                            time_limit_minutes=time_limit, developer_cap=developer_cap)
     with _user_errors(run_dir):
         _do_evaluate(run_dir, trials, kind, workers, scenario, user_llm)
 

@@ -1,11 +1,16 @@
-"""Developer harnesses: who builds the submission. Built-ins now; Claude Code, Codex, OpenCode later."""
+"""Developer harnesses: who builds the submission. Built-ins (reference, naive, inherited) calibrate the
+benchmark; claude-code, codex and opencode are the real coding-agent CLIs, run in the developer sandbox."""
 
-from .base import BuildContext, Harness, HarnessError
+from .base import BuildContext, DeveloperSetup, Harness, HarnessError
 from .builtin import BUILTIN_HARNESSES
+from .claude_code import ClaudeCodeHarness
+from .codex import CodexHarness
+from .opencode import OpenCodeHarness
 
-HARNESSES: dict[str, type[Harness]] = dict(BUILTIN_HARNESSES)
+HARNESSES: dict[str, type[Harness]] = {**BUILTIN_HARNESSES,
+                                       **{h.name: h for h in (ClaudeCodeHarness, CodexHarness, OpenCodeHarness)}}
 
-__all__ = ["BuildContext", "Harness", "HarnessError", "HARNESSES", "get_harness"]
+__all__ = ["BuildContext", "DeveloperSetup", "Harness", "HarnessError", "HARNESSES", "get_harness"]
 
 
 def get_harness(name: str) -> Harness:

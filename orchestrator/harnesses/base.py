@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_kits.taskspec import TaskSpec
@@ -14,6 +15,20 @@ from ..trajectory import TrajectoryWriter
 
 class HarnessError(RuntimeError):
     """A developer harness could not run."""
+
+
+@dataclass
+class DeveloperSetup:
+    """What a coding-agent harness is pointed at: the gateway's developer seat and the kit services, as the
+    sandbox sees them, and the signal that the developer has submitted."""
+
+    model: str
+    gateway_url: str        # root URL (OpenAI clients add /v1)
+    token: str              # the developer seat's gateway token (the only gateway token in the sandbox)
+    kit_url: str
+    kit_token: str
+    submitted: threading.Event = field(default_factory=threading.Event)
+    time_limit_minutes: float = 120.0
 
 
 @dataclass
@@ -28,6 +43,8 @@ class BuildContext:
     raw_log: Path
     sandbox: Sandbox | None = None    # the developer's sandbox: workspace at /workspace, kit at /kit
     deadline: float | None = None     # time.monotonic() when the task's wall-clock limit is reached
+    developer: DeveloperSetup | None = None  # set for harnesses that run in the sandbox (`in_sandbox`)
+    outcome: dict = field(default_factory=dict)  # how the harness ended (recorded in the manifest)
 
 
 class Harness(abc.ABC):
@@ -36,7 +53,8 @@ class Harness(abc.ABC):
     name: str = "abstract"
     version: str = "builtin"
     # False: works on `ctx.workspace` on the host, handed to the sandbox afterwards (built-ins).
-    # True: works inside `ctx.sandbox`, which holds the workspace from the start.
+    # True: works inside `ctx.sandbox`, which holds the workspace from the start, with `ctx.developer` set
+    # (a model through the gateway's developer seat, the kit services).
     in_sandbox: bool = False
 
     @abc.abstractmethod
