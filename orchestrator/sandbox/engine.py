@@ -85,7 +85,8 @@ def sweep(label_filter: str = LABEL_RUN) -> dict[str, int]:
     removed = {"containers": 0, "networks": 0, "volumes": 0}
     try:
         filters = {"label": label_filter}
-        for container in engine.containers.list(all=True, filters=filters):
+        # sparse: no per-container inspect, which races with containers that vanish while we list them
+        for container in engine.containers.list(all=True, filters=filters, sparse=True):
             removed["containers"] += _quietly(lambda c=container: c.remove(force=True, v=True))
         for network in engine.networks.list(filters=filters):
             removed["networks"] += _quietly(network.remove)

@@ -28,7 +28,8 @@ def leftovers(run_id: str) -> dict[str, list[str]]:
     client = engine.client()
     try:
         filters = {"label": f"{engine.LABEL_RUN}={run_id}"}
-        return {"containers": [c.name for c in client.containers.list(all=True, filters=filters)],
+        listed = client.containers.list(all=True, filters=filters, sparse=True)  # no inspect: no race on removal
+        return {"containers": [name.lstrip("/") for c in listed for name in c.attrs.get("Names", [])],
                 "networks": [n.name for n in client.networks.list(filters=filters)]}
     finally:
         client.close()

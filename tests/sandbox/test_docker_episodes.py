@@ -68,8 +68,8 @@ def test_failing_agents_score_zero_and_leave_nothing(tmp_path, run_id, images, s
 def _agent_containers(run_id: str) -> int:
     client = engine.client()
     try:
-        return len(client.containers.list(all=True, filters={"label": [f"{LABEL_RUN}={run_id}",
-                                                                       f"{LABEL_KIND}=agent"]}))
+        return len(client.containers.list(all=True, sparse=True, filters={"label": [f"{LABEL_RUN}={run_id}",
+                                                                                    f"{LABEL_KIND}=agent"]}))
     finally:
         client.close()
 
