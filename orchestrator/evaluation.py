@@ -12,6 +12,7 @@ from heldout.evaluator import gold_state_hash
 from heldout.scenario import load_domain_config, load_scenarios
 from heldout.task_score import score_task
 
+from .developer_services import GATEWAY
 from .episode import ConversationLimits, EpisodeContext, episode_path, run_episode
 from .gateway import GatewayServer, RoutingTable
 from .gateway.agent_seat import AgentModels
@@ -20,6 +21,7 @@ from .records import RunLayout, read_json, write_json_atomic
 from .report import write_html_report
 from .sandbox import resolve_kind
 from .sandbox.environments import evaluation_environment
+from .sandbox.host_services import HostService, container_url
 from .simulators import UserSims
 from .submission import load_submission
 
@@ -73,8 +75,11 @@ def evaluate_run(run_dir: Path, *, trials: int, sandbox: str | None = "local", w
     gold = {s.id: gold_state_hash(s, eval_seed) for s in scenarios}
     tier = resolve_tier(spec)
     write_json_atomic(layout.eval_menu, build_menu(spec))
-    with evaluation_environment(sandbox, manifest["run_id"]) as env, \
-            GatewayServer(layout.eval_ledger, routes=routes) as gateway:
+    in_docker = sandbox == "docker"  # agents in containers reach the gateway through a relay, by name
+    with GatewayServer(layout.eval_ledger, routes=routes,
+                       advertised_url=container_url(*GATEWAY) if in_docker else None) as gateway, \
+            evaluation_environment(sandbox, manifest["run_id"],
+                                   (HostService(*GATEWAY, gateway.port),) if in_docker else ()) as env:
         ctx = EpisodeContext(
             registry=env.registry, public_url=env.public_url, domain=spec.domain, eval_seed=eval_seed,
             run_seed=manifest["seed"], submission=submission, sandbox_factory=env.sandbox_factory,

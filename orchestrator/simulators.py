@@ -88,7 +88,8 @@ class UserSims:
         """The customer of one episode: a scripted user, or an LLM user on its own user-sim seat."""
         if not self.model:
             return Customer(ScriptedUser(scenario, seed=seed))
-        seat = self.gateway.open_seat("user-sim", self.run_id, [self.model], conversation_id=episode_id)
+        seat = self.gateway.open_seat("user-sim", self.run_id, [self.model], conversation_id=episode_id,
+                                      on_host=True)
         return Customer(LlmUser(scenario, seed, ChatClient.for_seat(seat, self.model)), seat, self.model)
 
 
@@ -107,7 +108,7 @@ def build_client(domain: str, model: str | None, *, run_id: str, log_path: Path,
         yield open_client(domain, mode="offline", log_path=log_path, held=held, defects=defects)
         return
     with GatewayServer(ledger_path, routes=routes) as gateway:
-        seat = gateway.open_seat("client-sim", run_id, [model])
+        seat = gateway.open_seat("client-sim", run_id, [model], on_host=True)
         try:
             yield open_client(domain, mode="llm", log_path=log_path, held=held,
                               complete=ChatClient.for_seat(seat, model), defects=defects)

@@ -84,11 +84,12 @@ class GatewayServer:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
-    def open_seat(self, seat: str, run_id: str, models, **scope) -> Seat:
+    def open_seat(self, seat: str, run_id: str, models, *, on_host: bool = False, **scope) -> Seat:
         """Mint a token (see `TokenStore.mint`) and the client environment for it: HYPERTAU_GATEWAY_*,
-        OPENAI_* and ANTHROPIC_* all point here with that token."""
+        OPENAI_* and ANTHROPIC_* all point here with that token. A client `on_host` (a simulator) gets the
+        loopback URL; a sandboxed one the advertised URL."""
         token = self.tokens.mint(seat, run_id, models, **scope)
-        root = (self._advertised_url or self.url).rstrip("/")
+        root = (self.url if on_host else (self._advertised_url or self.url)).rstrip("/")
         env = {"HYPERTAU_GATEWAY_URL": f"{root}/v1", "HYPERTAU_GATEWAY_TOKEN": token,
                "OPENAI_BASE_URL": f"{root}/v1", "OPENAI_API_KEY": token,
                "ANTHROPIC_BASE_URL": root, "ANTHROPIC_API_KEY": token}

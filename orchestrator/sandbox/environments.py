@@ -100,8 +100,10 @@ def _docker_session(run_id: str) -> Iterator[tuple[Session, Any]]:
 
 
 @contextlib.contextmanager
-def evaluation_environment(kind: str, run_id: str) -> Iterator[EvalEnvironment]:
-    """The customer API and a per-conversation sandbox factory for `kind` (local | docker)."""
+def evaluation_environment(kind: str, run_id: str,
+                           host_services: Sequence[HostService] = ()) -> Iterator[EvalEnvironment]:
+    """The customer API and a per-conversation sandbox factory for `kind` (local | docker); `host_services`
+    (the model gateway) join every conversation's network through a relay (docker)."""
     if kind == "local":
         from customer_apis.server import ApiServer
         from customer_apis.tenancy import TenantRegistry
@@ -114,15 +116,18 @@ def evaluation_environment(kind: str, run_id: str) -> Iterator[EvalEnvironment]:
     images = _images(["agent", "services"])
     with _docker_session(run_id) as (session, client):
         hub = internal_network(client, session, "services")
-        with ApiService(client, session, images["services"], hub.name) as api:
-            # Hook for the model gateway: one more (container id, alias) here joins every conversation.
-            services = [(api.container.id, ALIAS)]
+        with ApiService(client, session, images["services"], hub.name) as api, contextlib.ExitStack() as extra:
+            services = [(api.container.id, [ALIAS])]
+            if host_services:
+                relay = extra.enter_context(HostServiceRelay(client, session, images["services"], hub.name,
+                                                             list(host_services)))
+                services.append((relay.container.id, [s.alias for s in host_services]))
 
             def conversation_network(sandbox_client):
-                """Its own internal network: that conversation's agent, the API (and later the gateway)."""
+                """Its own internal network: that conversation's agent, the API and the relayed gateway."""
                 network = internal_network(sandbox_client, session, "conversation")
-                for container_id, alias in services:
-                    network.connect(container_id, aliases=[alias])
+                for container_id, aliases in services:
+                    network.connect(container_id, aliases=aliases)
                 return network
 
             reaper = Reaper()
