@@ -117,7 +117,9 @@ def call(tool: Tool, arguments: dict) -> dict:
 # CLI -----------------------------------------------------------------------------------------------------
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hypertau-kit", description="The developer's kit tools.")
+    api = os.environ.get("HYPERTAU_API_URL", "(not set)")
+    parser = argparse.ArgumentParser(prog="hypertau-kit", description="The developer's kit tools.",
+                                     epilog=f"development API (your tenant): {api}")
     parser.add_argument("--version", action="version", version=f"hypertau-kit {VERSION}")
     parser.add_argument("--json", action="store_true", help="print the raw JSON answer")
     sub = parser.add_subparsers(dest="tool", metavar="<tool>")

@@ -1,0 +1,1 @@
+"""Replay scripts of scripted developers (data): `--developer-model replay/<name>`."""
