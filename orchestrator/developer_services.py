@@ -89,6 +89,9 @@ def developer_services(harness: Harness, spec: TaskSpec, layout: RunLayout, kind
     if not harness.in_sandbox:
         yield DeveloperServices()
         return
+    if kind != "docker":
+        raise HarnessError(f"developer {harness.name!r} runs only in the docker sandbox (no Docker engine answers, "
+                           f"or --sandbox {kind})")
     model = model or settings()["default_models"][harness.name]
     cap = float(cap_credits if cap_credits is not None else settings()["developer"]["cap_credits"])
     table = developer_routes(model, routes)

@@ -34,3 +34,11 @@ def test_unknown_replay_script_and_missing_provider_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(SimulatorError, match="ANTHROPIC_API_KEY"):
         developer_routes("claude-sonnet-4-5", None)
+
+
+def test_a_coding_agent_needs_the_docker_sandbox(tmp_path):
+    from build_kits.taskspec import load_task
+    from orchestrator.build import build_run
+
+    with pytest.raises(HarnessError, match="runs only in the docker sandbox"):
+        build_run(load_task("retail-01"), "codex", tmp_path, seed=0, sandbox="local", developer_model="replay/codex")
