@@ -16,6 +16,7 @@ from build_kits.taskspec import TaskSpec
 
 from .atif import write_atif
 from .developer_services import developer_services
+from .gateway import Ledger
 from .harnesses import BuildContext, get_harness
 from .records import RunLayout, write_json_atomic
 from .sandbox import resolve_kind
@@ -93,7 +94,7 @@ def build_run(spec: TaskSpec, developer: str, run_dir: Path, *, seed: int, sandb
     write_atif(layout.trajectory, layout.build / "trajectory.atif.json", agent=developer,
                version=harness.version, model=services.model, session_id=layout.root.name)
     layout.client_dialogue.touch()
-    layout.gateway_ledger.touch()
+    Ledger(layout.gateway_ledger).write_summary()  # one total over the build's gateways (developer, client-sim)
     layout.harness_log.touch()
     write_json_atomic(layout.provenance, provenance_diff(baseline, index))
     submission = load_submission(layout.submission)
