@@ -20,7 +20,10 @@ class UnknownDomainError(LookupError):
 
 @dataclass(frozen=True)
 class DomainSpec:
-    """Everything domain-specific: seed generator (model and private JSON form), loader, service, routes, API metadata."""
+    """Everything domain-specific.
+
+    Seed generator (model and private JSON form), loader, service, routes, API metadata.
+    """
 
     name: str
     generate_db: Callable[[int], BaseModel]

@@ -41,7 +41,9 @@ ADMIN_TOKEN_ENV = "HYPERTAU_ADMIN_TOKEN"
 # public app ---------------------------------------------------------------------------------------
 
 
-def create_public_app(registry: TenantRegistry, layers: Sequence[Layer] = (), default_domain: str = "retail") -> Starlette:
+def create_public_app(
+    registry: TenantRegistry, layers: Sequence[Layer] = (), default_domain: str = "retail"
+) -> Starlette:
     """Serve every tenant under `/t/{token}/...`; `layers` sit between this dispatcher and the domain app."""
 
     async def tenant_request(request: Request) -> Response:
@@ -155,9 +157,10 @@ def create_admin_app(registry: TenantRegistry, admin_token: str) -> FastAPI:
         try:
             tenant = registry.create(body.domain, body.seed, body.initial_state_patch, body.defects)
         except ValidationError as exc:
-            raise invalid_request(f"initial_state_patch gives an invalid DB: {describe_validation_errors(exc.errors())}")
+            details = describe_validation_errors(exc.errors())
+            raise invalid_request(f"initial_state_patch gives an invalid DB: {details}") from exc
         except (UnknownDomainError, TypeError, ValueError) as exc:
-            raise invalid_request(str(exc))
+            raise invalid_request(str(exc)) from exc
         return CreatedTenant(tenant_id=tenant.tenant_id, token=tenant.token, base_path=tenant.base_path)
 
     @router.get("/tenants", summary="List live tenants")

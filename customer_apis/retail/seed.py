@@ -107,7 +107,7 @@ class _SeedBuilder:
             item_id = self.unique_number(10)
             variants[item_id] = {
                 "item_id": item_id,
-                "options": dict(zip(option_values.keys(), combos[combo_index])),
+                "options": dict(zip(option_values.keys(), combos[combo_index], strict=True)),
                 "available": position < 2 or self.rng.random() >= 0.2,
                 "price": round_money(self.rng.uniform(low, high)),
             }

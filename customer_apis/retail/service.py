@@ -158,7 +158,7 @@ class RetailService:
         difference = _price_difference(order, positions, replacements)
         _require_gift_card_covers(method, difference)
         with self._all_or_nothing(order, user):
-            for position, variant in zip(positions, replacements):
+            for position, variant in zip(positions, replacements, strict=True):
                 item = order.items[position]
                 item.item_id, item.price, item.options = variant.item_id, variant.price, dict(variant.options)
             if difference:
@@ -278,7 +278,7 @@ class RetailService:
         if len(new_ids) != len(positions):
             raise invalid_request("new_item_ids must have as many entries as item_ids")
         variants = []
-        for position, new_id in zip(positions, new_ids):
+        for position, new_id in zip(positions, new_ids, strict=True):
             old = order.items[position]
             product = self.db.products[old.product_id]
             variant = product.variants.get(new_id)

@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
+# The filter must be installed before fastapi.testclient (and anything importing it) is imported,
+# so these imports stay below it.
 warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
-from fastapi.testclient import TestClient
+from fastapi.testclient import TestClient  # noqa: E402  (after the warnings filter above)
 
-from customer_apis.server import create_admin_app, create_public_app
-from customer_apis.tenancy import Tenant, TenantRegistry
+from customer_apis.server import create_admin_app, create_public_app  # noqa: E402  (after the warnings filter)
+from customer_apis.tenancy import Tenant, TenantRegistry  # noqa: E402  (after the warnings filter)
 
 ADMIN_TOKEN = "test-admin-token"
 ADMIN_HEADERS = {"Authorization": f"Bearer {ADMIN_TOKEN}"}

@@ -16,7 +16,9 @@ def test_api_server_end_to_end():
         auth = {"Authorization": f"Bearer {server.admin_token}"}
         with httpx.Client(timeout=10) as client:
             assert client.post(f"{server.admin_url}/tenants", json={"domain": "retail", "seed": 7}).status_code == 401
-            created = client.post(f"{server.admin_url}/tenants", json={"domain": "retail", "seed": 7}, headers=auth).json()
+            created = client.post(
+                f"{server.admin_url}/tenants", json={"domain": "retail", "seed": 7}, headers=auth
+            ).json()
             base = server.public_url + created["base_path"]
             tenant = registry.get(created["tenant_id"])
             order = find_order(tenant.db, "pending")

@@ -35,7 +35,8 @@ def test_cancel_recredits_gift_card(api):
     card_id = order.payment_history[0].payment_method_id
     balance = user.payment_methods[card_id].balance
     api.call("POST", f"/orders/{order.order_id[1:]}/cancel", json={"reason": "no longer needed"})
-    assert db.users[user.user_id].payment_methods[card_id].balance == round(balance + order.payment_history[0].amount, 2)
+    expected_balance = round(balance + order.payment_history[0].amount, 2)
+    assert db.users[user.user_id].payment_methods[card_id].balance == expected_balance
 
 
 def test_cancel_errors(api):
@@ -47,7 +48,8 @@ def test_cancel_errors(api):
                          json={"reason": "no longer needed"})
     assert "delivered" in error["message"]
     modified = find_order(db, "pending (item modified)")
-    api.rejected("POST", f"/orders/{modified.order_id[1:]}/cancel", 409, "invalid_state", json={"reason": "no longer needed"})
+    api.rejected("POST", f"/orders/{modified.order_id[1:]}/cancel", 409, "invalid_state",
+                 json={"reason": "no longer needed"})
     for bad_body in ({"reason": "found it cheaper"}, {}, {"reason": 3}, {"reason": "no longer needed", "x": 1}):
         api.rejected("POST", f"/orders/{pending.order_id[1:]}/cancel", 422, "invalid_request", json=bad_body)
 
@@ -111,7 +113,8 @@ def test_modify_items_handles_repeated_item_ids(api):
     doubled = [item.model_dump(mode="json")] * 2 + [i.model_dump(mode="json") for i in order.items[1:]]
     api.tenant.service.db.orders[order.order_id].items = [type(item).model_validate(i) for i in doubled]
     api.rejected("POST", f"/orders/{order.order_id[1:]}/items/modify", 422, "invalid_request",
-                 json={"item_ids": [item.item_id] * 3, "new_item_ids": [new.item_id] * 3, "payment_method_id": method_id})
+                 json={"item_ids": [item.item_id] * 3, "new_item_ids": [new.item_id] * 3,
+                       "payment_method_id": method_id})
     body = api.call("POST", f"/orders/{order.order_id[1:]}/items/modify",
                     json={"item_ids": [item.item_id] * 2, "new_item_ids": [new.item_id] * 2,
                           "payment_method_id": method_id}).json()
@@ -149,7 +152,9 @@ def test_modify_items_errors(api):
 
 def test_modify_items_gift_card_must_cover_a_charge(api):
     db = api.tenant.db
-    order = find_order(db, "pending", lambda o, u: methods_of(u, "gift_card") and other_variant(db, o.items[0], cheaper=False))
+    order = find_order(
+        db, "pending", lambda o, u: methods_of(u, "gift_card") and other_variant(db, o.items[0], cheaper=False)
+    )
     user = db.users[order.user_id]
     card = methods_of(user, "gift_card")[0]
     card.balance = 0.0
@@ -177,7 +182,8 @@ def test_modify_order_address_errors(api):
     for bad in ({**NEW_ADDRESS, "city": "  "}, {**NEW_ADDRESS, "zip": 95014},
                 {k: v for k, v in NEW_ADDRESS.items() if k != "state"}, {**NEW_ADDRESS, "planet": "Earth"}):
         api.rejected("PUT", path, 422, "invalid_request", json=bad)
-    api.rejected("PUT", path, 422, "invalid_request", content=b'{"address1": ', headers={"content-type": "application/json"})
+    api.rejected("PUT", path, 422, "invalid_request", content=b'{"address1": ',
+                 headers={"content-type": "application/json"})
     api.rejected("PUT", "/orders/W0000000/address", 404, "not_found", json=NEW_ADDRESS)
     api.rejected("PUT", f"/orders/{find_order(db, 'processed').order_id[1:]}/address", 409, "invalid_state",
                  json=NEW_ADDRESS)
@@ -270,10 +276,12 @@ def test_return_errors(api):
     api.rejected("POST", path, 422, "invalid_request", json={"item_ids": ["0000000000"], "payment_method_id": original})
     api.rejected("POST", path, 422, "invalid_request", json={"item_ids": [], "payment_method_id": original})
     api.rejected("POST", path, 422, "invalid_request", json=[item_id])
-    api.rejected("POST", "/orders/W0000000/return", 404, "not_found", json={"item_ids": [item_id], "payment_method_id": original})
+    api.rejected("POST", "/orders/W0000000/return", 404, "not_found",
+                 json={"item_ids": [item_id], "payment_method_id": original})
     pending = find_order(db, "pending")
     api.rejected("POST", f"/orders/{pending.order_id[1:]}/return", 409, "invalid_state",
-                 json={"item_ids": [pending.items[0].item_id], "payment_method_id": pending.payment_history[0].payment_method_id})
+                 json={"item_ids": [pending.items[0].item_id],
+                       "payment_method_id": pending.payment_history[0].payment_method_id})
 
 
 # exchange ---------------------------------------------------------------------------------------
@@ -285,7 +293,8 @@ def test_exchange_records_the_request(api):
     item, new = order.items[0], other_variant(db, order.items[0])
     method_id = next(iter(db.users[order.user_id].payment_methods))
     body = api.call("POST", f"/orders/{order.order_id[1:]}/exchange",
-                    json={"item_ids": [item.item_id], "new_item_ids": [new.item_id], "payment_method_id": method_id}).json()
+                    json={"item_ids": [item.item_id], "new_item_ids": [new.item_id],
+                          "payment_method_id": method_id}).json()
     assert body["status"] == "exchange requested"
     assert (body["exchange_items"], body["exchange_new_items"]) == ([item.item_id], [new.item_id])
     assert body["exchange_payment_method_id"] == method_id
@@ -294,7 +303,9 @@ def test_exchange_records_the_request(api):
 
 def test_exchange_errors(api):
     db = api.tenant.db
-    order = find_order(db, "delivered", lambda o, u: methods_of(u, "gift_card") and other_variant(db, o.items[0], cheaper=False))
+    order = find_order(
+        db, "delivered", lambda o, u: methods_of(u, "gift_card") and other_variant(db, o.items[0], cheaper=False)
+    )
     user = db.users[order.user_id]
     item, new = order.items[0], other_variant(db, order.items[0], cheaper=False)
     card = methods_of(user, "gift_card")[0]

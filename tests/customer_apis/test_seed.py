@@ -67,7 +67,9 @@ def test_distribution_covers_every_case_the_scenarios_need(seed):
     assert all(age >= 1 for age in delivered_ages)
     gift_card_users = [u for u in db.users.values() if any(m.source == "gift_card" for m in u.payment_methods.values())]
     assert len(gift_card_users) >= 20
-    assert all(m.balance is not None for u in gift_card_users for m in u.payment_methods.values() if m.source == "gift_card")
+    assert all(
+        m.balance is not None for u in gift_card_users for m in u.payment_methods.values() if m.source == "gift_card"
+    )
     assert any(not v.available for p in db.products.values() for v in p.variants.values())
     laptop = next(p for p in db.products.values() if p.name == "Laptop")
     assert max(v.price for v in laptop.variants.values()) > 1000
@@ -91,7 +93,8 @@ def test_order_money_is_consistent(db):
         paid = sum(e.amount if e.transaction_type == "payment" else -e.amount for e in order.payment_history)
         expected = 0.0 if order.status == "cancelled" else order_total(order)
         assert round(paid, 2) == expected, order.order_id
-        assert (order.delivered_on is not None) == (order.status in {"delivered", "return requested", "exchange requested"})
+        delivered_statuses = {"delivered", "return requested", "exchange requested"}
+        assert (order.delivered_on is not None) == (order.status in delivered_statuses)
 
 
 def test_copies_are_independent(db):

@@ -18,7 +18,9 @@ def test_tenants_are_isolated(registry, public):
     first, second = registry.create("retail", 7), registry.create("retail", 7)
     assert first.token != second.token and len(first.token) >= 32 and first.tenant_id != second.tenant_id
     order = find_order(first.db, "pending")
-    response = public.post(f"/t/{first.token}/orders/{path_id(order.order_id)}/cancel", json={"reason": "no longer needed"})
+    response = public.post(
+        f"/t/{first.token}/orders/{path_id(order.order_id)}/cancel", json={"reason": "no longer needed"}
+    )
     assert response.status_code == 200
     assert public.get(f"/t/{second.token}/orders/{path_id(order.order_id)}").json()["status"] == "pending"
     assert second.state_hash() == state_hash(generate_db(7)) != first.state_hash()
@@ -87,7 +89,8 @@ def test_admin_tenant_lifecycle(admin, public, registry):
     assert [e["seq"] for e in since["requests"]] == [2]
     listed = admin.get("/tenants", headers=ADMIN_HEADERS).json()
     assert listed == [{"tenant_id": tenant_id, "domain": "retail", "seed": 7, "requests": 2}]
-    assert admin.delete(f"/tenants/{tenant_id}", headers=ADMIN_HEADERS).json() == {"tenant_id": tenant_id, "deleted": True}
+    deleted = admin.delete(f"/tenants/{tenant_id}", headers=ADMIN_HEADERS).json()
+    assert deleted == {"tenant_id": tenant_id, "deleted": True}
     assert admin.get(f"/tenants/{tenant_id}/hash", headers=ADMIN_HEADERS).status_code == 404
     assert admin.delete(f"/tenants/{tenant_id}", headers=ADMIN_HEADERS).status_code == 404
     assert public.get(f"{body['base_path']}/meta").status_code == 404
@@ -144,7 +147,8 @@ def test_every_failure_is_a_json_error(api, public):
         (public.get(f"/t/{api.tenant.token}"), 404, "not_found"),
         (api.call("GET", "/no/such/route"), 404, "not_found"),
         (api.call("DELETE", "/meta"), 405, "method_not_allowed"),
-        (api.call("POST", "/transfers", content=b"{", headers={"content-type": "application/json"}), 422, "invalid_request"),
+        (api.call("POST", "/transfers", content=b"{", headers={"content-type": "application/json"}),
+         422, "invalid_request"),
         (api.call("POST", "/transfers", json={"summary": ["a"]}), 422, "invalid_request"),
         (api.call("POST", "/transfers", json="a string"), 422, "invalid_request"),
         (api.call("POST", "/transfers"), 422, "invalid_request"),
@@ -237,7 +241,8 @@ def test_openapi_is_a_clean_tenant_relative_contract(api, public):
             assert ok, operation["operationId"]
             for status, response in operation["responses"].items():
                 if status != "200":
-                    assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorResponse"}
+                    schema = response["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/ErrorResponse"}
     schemas = spec["components"]["schemas"]
     assert "HTTPValidationError" not in schemas and "CreateTenantRequest" not in schemas
     assert schemas["CancelOrderRequest"]["properties"]["reason"]["enum"] == ["no longer needed", "ordered by mistake"]

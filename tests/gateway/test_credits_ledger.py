@@ -64,7 +64,8 @@ def test_abandoned_stream_is_charged_for_what_was_generated(gateway, seat):
     import httpx
 
     s = seat()
-    body = {"model": LARGE, "stream": True, "messages": [{"role": "user", "content": "MOCK_REPLY " + " ".join(f"w{i}" for i in range(400))}]}
+    content = "MOCK_REPLY " + " ".join(f"w{i}" for i in range(400))
+    body = {"model": LARGE, "stream": True, "messages": [{"role": "user", "content": content}]}
     with httpx.stream("POST", f"{gateway.url}/v1/chat/completions", json=body,
                       headers={"authorization": f"Bearer {s.token}"}) as response:
         next(response.iter_lines())  # read one frame, then hang up

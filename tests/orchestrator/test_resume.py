@@ -54,7 +54,8 @@ def _alive(pid: int) -> bool:
 def test_sigint_keeps_finished_episodes_and_resume_completes(run_factory, tmp_path):
     pid_file = tmp_path / "agent-pids.txt"
     run_dir = run_factory(SLOW_END.replace('os.environ["PID_FILE"]', repr(str(pid_file))))
-    command = [sys.executable, "-m", "orchestrator.cli", "evaluate", str(run_dir), "--sandbox", "local",  # host PID file
+    # --sandbox local: the PID file is on the host
+    command = [sys.executable, "-m", "orchestrator.cli", "evaluate", str(run_dir), "--sandbox", "local",
                "--trials", "2",
                "--workers", "1", *[arg for s in SCENARIOS for arg in ("--scenario", s)]]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
