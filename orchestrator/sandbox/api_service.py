@@ -15,6 +15,7 @@ from .base import SandboxError
 from .docker import ContainerSpec, Mount, create_container
 from .engine import Session
 from .networks import wait_for_line
+from .service_container import ServiceContainer
 
 ALIAS = "api"
 PORT = 8100
@@ -31,7 +32,7 @@ def package_dir(name: str) -> str:
     return list(spec.submodule_search_locations)[0]
 
 
-class ApiService:
+class ApiService(ServiceContainer):
     """Start / stop the API container; `registry` is its admin face, `public_url` what agents are given."""
 
     public_url = f"http://{ALIAS}:{PORT}"
@@ -75,19 +76,5 @@ class ApiService:
         """Remove the container and the admin socket directory."""
         if self.registry:
             self.registry.close()
-        if self.container is not None:
-            try:
-                self.container.remove(force=True)
-            except Exception:  # noqa: BLE001 - the session sweep removes what is left
-                pass
+        self.remove_container()
         shutil.rmtree(self._admin_dir, ignore_errors=True)
-
-    def __enter__(self) -> ApiService:
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(self, *exc) -> None:
-        self.stop()

@@ -19,6 +19,7 @@ from . import relay_proxy
 from .docker import ContainerSpec, Mount, create_container
 from .engine import Session
 from .networks import wait_for_line
+from .service_container import ServiceContainer
 
 _SOCKETS = "/run/hypertau-relay"
 _SCRIPT = "/opt/hypertau-relay/relay_proxy.py"
@@ -66,7 +67,7 @@ class HostBridge:
         self._loop.close()
 
 
-class HostServiceRelay:
+class HostServiceRelay(ServiceContainer):
     """Context manager: the host bridge and the relay container on `network`, aliased as each service."""
 
     def __init__(self, client, session: Session, image: str, network: str, services: list[HostService]):
@@ -91,21 +92,6 @@ class HostServiceRelay:
         return self
 
     def stop(self) -> None:
-        if self.container is not None:
-            try:
-                self.container.remove(force=True)
-            except Exception:  # noqa: BLE001 - the session sweep removes what is left
-                pass
+        self.remove_container()
         self._bridge.stop()
         shutil.rmtree(self._dir, ignore_errors=True)
-
-    def __enter__(self) -> HostServiceRelay:
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
