@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from customer_apis.hashing import state_hash
+from customer_apis.money import round_money, sum_money
 from customer_apis.retail import catalog
 from customer_apis.retail.seed import generate_db
 from heldout.evaluator import gold_service, initial_service
@@ -63,7 +64,7 @@ class Author:
 
     @staticmethod
     def total(order) -> float:
-        return round(sum(e.amount for e in order.payment_history if e.transaction_type == "payment"), 2)
+        return sum_money(e.amount for e in order.payment_history if e.transaction_type == "payment")
 
     def days_since_delivery(self, order) -> int:
         return (self.today - order.delivered_on).days
@@ -279,7 +280,7 @@ class Author:
             return True
         order, user = self.pick(ok)
         items = self._return_like(order, count)
-        amount = round(sum(it.price for it in items), 2)
+        amount = sum_money(it.price for it in items)
         original = user.payment_methods[order.payment_history[0].payment_method_id]
         method = next(m for m in user.payment_methods.values() if m.source == "gift_card") if to_gift else original
         pay = self.pref(method) if to_gift else {"kind": "original"}
@@ -316,7 +317,7 @@ class Author:
         order, user = self.pick(ok)
         items = self._swap_items(order, count, hygiene)
         news = [self.new_variant(it) for it in items]
-        diff = round(sum(n.price for n in news) - sum(it.price for it in items), 2)
+        diff = round_money(sum_money(n.price for n in news) - sum_money(it.price for it in items))
         original = user.payment_methods[order.payment_history[0].payment_method_id]
         if pay_kind == "gift_card":
             method = next(m for m in user.payment_methods.values() if m.source == "gift_card")
