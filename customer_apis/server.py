@@ -201,7 +201,7 @@ def create_admin_app(registry: TenantRegistry, admin_token: str) -> FastAPI:
 # running for real ---------------------------------------------------------------------------------
 
 
-class _BackgroundUvicorn:
+class BackgroundUvicorn:
     """One uvicorn server on a pre-bound socket, in a daemon thread."""
 
     def __init__(self, app: Any, host: str, port: int):
@@ -243,18 +243,18 @@ class ApiServer:
         self.registry = registry
         self.host = host
         self.admin_token = admin_token or secrets.token_urlsafe(24)
-        self._public = _BackgroundUvicorn(create_public_app(registry, layers), host, public_port)
-        self._admin = _BackgroundUvicorn(create_admin_app(registry, self.admin_token), host, admin_port)
+        self._public = BackgroundUvicorn(create_public_app(registry, layers), host, public_port)
+        self._admin = BackgroundUvicorn(create_admin_app(registry, self.admin_token), host, admin_port)
 
     @property
     def public_url(self) -> str:
         """Base URL of the public app (tenants live under `/t/{token}`)."""
-        return f"http://{_url_host(self.host)}:{self._public.port}"
+        return f"http://{url_host(self.host)}:{self._public.port}"
 
     @property
     def admin_url(self) -> str:
         """Base URL of the admin app."""
-        return f"http://{_url_host(self.host)}:{self._admin.port}"
+        return f"http://{url_host(self.host)}:{self._admin.port}"
 
     def start(self) -> Self:
         """Start both servers (blocks until they accept connections)."""
@@ -278,7 +278,7 @@ class ApiServer:
         self.stop()
 
 
-def _url_host(host: str) -> str:
+def url_host(host: str) -> str:
     """A host as it appears in a URL (IPv6 in brackets; the wildcard replaced by loopback)."""
     if host in ("0.0.0.0", ""):
         return "127.0.0.1"

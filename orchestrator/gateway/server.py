@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
 
-from customer_apis.server import _BackgroundUvicorn, _url_host
+from customer_apis.server import BackgroundUvicorn, url_host
 
 from . import llm
 from .app import create_app
@@ -55,7 +55,7 @@ class GatewayServer:
         self.host = host
         self._warm_up = warm_up
         self._advertised_url = advertised_url
-        self._server = _BackgroundUvicorn(create_app(self.meter), host, port)
+        self._server = BackgroundUvicorn(create_app(self.meter), host, port)
 
     @property
     def port(self) -> int:
@@ -65,7 +65,7 @@ class GatewayServer:
     @property
     def url(self) -> str:
         """Root URL (Anthropic clients); OpenAI clients use `url + "/v1"`."""
-        return f"http://{_url_host(self.host)}:{self._server.port}"
+        return f"http://{url_host(self.host)}:{self._server.port}"
 
     def start(self) -> Self:
         self._server.start()

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from customer_apis.server import _BackgroundUvicorn
+from customer_apis.server import BackgroundUvicorn
 
 from .service import KitCallError, KitServices
 
@@ -65,7 +65,7 @@ class KitServer:
     def __init__(self, services: KitServices):
         self.services = services
         self.token = "kit-" + secrets.token_urlsafe(24)
-        self._server = _BackgroundUvicorn(create_app(services, self.token), "127.0.0.1", 0)
+        self._server = BackgroundUvicorn(create_app(services, self.token), "127.0.0.1", 0)
 
     @property
     def port(self) -> int:

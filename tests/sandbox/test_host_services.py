@@ -18,7 +18,7 @@ def _http_service() -> tuple[int, object]:
     from starlette.responses import StreamingResponse
     from starlette.routing import Route
 
-    from customer_apis.server import _BackgroundUvicorn
+    from customer_apis.server import BackgroundUvicorn
 
     async def stream(request):
         async def chunks():
@@ -27,7 +27,7 @@ def _http_service() -> tuple[int, object]:
                 await asyncio.sleep(0.01)
         return StreamingResponse(chunks(), media_type="text/event-stream")
 
-    server = _BackgroundUvicorn(Starlette(routes=[Route("/s", stream, methods=["POST"])]), "127.0.0.1", 0)
+    server = BackgroundUvicorn(Starlette(routes=[Route("/s", stream, methods=["POST"])]), "127.0.0.1", 0)
     server.start()
     return server.port, server
 
