@@ -95,8 +95,7 @@ def developer_services(harness: Harness, spec: TaskSpec, layout: RunLayout, kind
     model = model or settings()["default_models"][harness.name]
     cap = float(cap_credits if cap_credits is not None else settings()["developer"]["cap_credits"])
     table = developer_routes(model, routes)
-    advertised = container_url(*GATEWAY) if kind == "docker" else None
-    with GatewayServer(layout.gateway_ledger, routes=table, advertised_url=advertised) as gateway:
+    with GatewayServer(layout.gateway_ledger, routes=table, advertised_url=container_url(*GATEWAY)) as gateway:
         seat = gateway.open_seat("developer", layout.root.name, [model], cap_credits=cap)
         services = KitServices(menu=read_json(layout.kit / "menu.json"), calls_log=layout.build / "kit_calls.jsonl",
                                developer=seat, developer_model=model, cap_credits=cap)

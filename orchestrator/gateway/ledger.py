@@ -47,12 +47,11 @@ class Ledger:
         self.path.touch(exist_ok=True)  # the run record always has its ledger, even with no call
         self._lock = threading.Lock()
         self._entries: list[dict] = []
-        if self.path.exists():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                try:
-                    self._entries.append(json.loads(line))
-                except json.JSONDecodeError:
-                    continue  # a line cut short by a crash: the call was not completed
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                self._entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a line cut short by a crash: the call was not completed
         self.summary_path = self.path.with_name("gateway_totals.json")
 
     def record(self, **fields) -> dict:
