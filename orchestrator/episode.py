@@ -95,8 +95,9 @@ def _converse(session, user: User, limits: ConversationLimits, messages: list[di
     return "max_turns"
 
 
-def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> dict:
-    """Play one scenario trial against the submission, grade it, and write its record atomically."""
+def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str, extra: dict | None = None) -> dict:
+    """Play one scenario trial against the submission, grade it, and write its record (plus `extra` fields)
+    atomically."""
     eid = episode_id(scenario.id, trial)
     tenant = ctx.registry.create(ctx.domain, seed=ctx.eval_seed,
                                  initial_state_patch=scenario.initial_state_patch or None,
@@ -146,6 +147,7 @@ def run_episode(ctx: EpisodeContext, scenario, trial: int, gold_hash: str) -> di
         "credits": gateway["credits"], "gateway": gateway, "user_sim": user_sim,
         "turn_latencies_s": latencies, "duration_s": round(time.time() - started, 3),
         "stderr_log": str(stderr_path.relative_to(ctx.episodes_dir)),
+        **(extra or {}),
     }
     write_json_atomic(episode_path(ctx.episodes_dir, scenario.id, trial), record)
     return record

@@ -15,7 +15,6 @@ from heldout.evaluator import gold_state_hash
 
 from ..episode import ConversationLimits, EpisodeContext, run_episode
 from ..gateway.agent_seat import AgentModels
-from ..records import write_json_atomic
 from ..sandbox.base import Sandbox
 from ..submission import SubmissionError, load_submission
 from ..workspace import seal_from_sandbox
@@ -63,7 +62,5 @@ class LocalTester:
                                  sandbox_factory=self.sandbox_factory, episodes_dir=self.out_dir,
                                  limits=self.limits, models=self.models, task=self.task,
                                  defect_profile=self.defect_profile, stage="development")
-            record = run_episode(ctx, scenario, 0, gold)
-        record.update(graded=graded, scenario=dev.model_dump(mode="json", exclude_none=True))
-        write_json_atomic(self.out_dir / f"{record['episode_id']}.json", record)
-        return record
+            extra = {"graded": graded, "scenario": dev.model_dump(mode="json", exclude_none=True)}
+            return run_episode(ctx, scenario, 0, gold, extra=extra)
